@@ -1,0 +1,1 @@
+"""The bundled word lists (see README.md here for provenance and counts)."""

@@ -1,0 +1,168 @@
+"""Compute backends: ``cpu`` (numba) and ``cuda`` (numba.cuda kernels on CuPy device memory).
+
+The only module that imports CuPy, and only when the CUDA backend is asked for.
+``auto`` picks CUDA when numba sees a GPU and CuPy imports; otherwise the CPU.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from .errors import GpusolveError
+
+BACKENDS = ("auto", "cpu", "cuda")
+
+
+def cuda_status() -> tuple[bool, str]:
+    """Return (usable, reason): whether the CUDA backend can run here, and why (not)."""
+    try:
+        from numba import cuda
+    except ImportError as e:  # pragma: no cover - numba-cuda is a dependency
+        return False, f"numba.cuda does not import ({e})"
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        return False, "NUMBA_ENABLE_CUDASIM=1 (the simulator is for tests, not for work)"
+    if not cuda.is_available():
+        return False, "numba finds no CUDA GPU or driver"
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return False, "a GPU is present but CuPy is not installed (pip install 'gpusolve[cuda]')"
+    return True, "a CUDA GPU and CuPy are present"
+
+
+@dataclass
+class CpuBackend:
+    """Numba kernels on all CPU cores."""
+
+    name: str = "cpu"
+
+    def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
+                       colours: int, dtype: np.dtype) -> np.ndarray:
+        """Return the (guesses x answers) reply-code matrix."""
+        from .kernels import cpu
+
+        out = np.empty((len(guesses), len(answers)), dtype=dtype)
+        cpu.fill_pattern_matrix(kind, guesses, answers, colours, out, numba.get_num_threads())
+        return out
+
+    def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
+                        n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+        """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+        from .kernels import cpu
+        from .kernels.stats import N_STATS
+
+        out = np.empty((len(guess_rows), N_STATS), dtype=np.int64)
+        cpu.partition_stats(matrix, guess_rows, answers, n_patterns, nlogn, inverse, out,
+                           numba.get_num_threads())
+        return out
+
+
+@dataclass
+class CudaBackend:
+    """Numba.cuda kernels on device arrays from ``xp`` (CuPy; numba's own arrays in tests)."""
+
+    name: str = "cuda"
+    _device_matrix: tuple = field(default=(None, None), repr=False)
+
+    def __post_init__(self) -> None:
+        self.xp = _device_array_module()
+
+    def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
+                       colours: int, dtype: np.dtype) -> np.ndarray:
+        """Return the (guesses x answers) reply-code matrix, built on the GPU."""
+        from .kernels import config, cuda
+
+        out = self.xp.empty((len(guesses), len(answers)), dtype)
+        blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
+        cuda.fill_pattern_matrix[blocks, config.TILE](
+            kind, self.xp.to_device(guesses), self.xp.to_device(answers), colours, out
+        )
+        return self.xp.to_host(out)
+
+    def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
+                        n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+        """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+        from .kernels import config, cuda
+        from .kernels.stats import N_STATS
+
+        if n_patterns > cuda.MAX_PATTERNS:
+            raise GpusolveError(f"the CUDA backend handles at most {cuda.MAX_PATTERNS} replies")
+        xp = self.xp
+        out = xp.empty((len(guess_rows), N_STATS), np.int64)
+        blocks = max(1, min(len(guess_rows), 65535))
+        cuda.partition_stats[blocks, config.THREADS_PER_BLOCK](
+            self._on_device(matrix), xp.to_device(guess_rows), xp.to_device(answers),
+            n_patterns, xp.to_device(nlogn), xp.to_device(inverse), out,
+        )
+        return xp.to_host(out)
+
+    def _on_device(self, matrix: np.ndarray):
+        """Return a device copy of ``matrix``, kept while the same matrix is used."""
+        host, device = self._device_matrix
+        if host is not matrix:
+            device = self.xp.to_device(matrix)
+            self._device_matrix = (matrix, device)
+        return device
+
+
+class _CupyArrays:
+    """Device memory through CuPy."""
+
+    def __init__(self) -> None:
+        import cupy
+
+        self.cupy = cupy
+
+    def empty(self, shape, dtype):
+        return self.cupy.empty(shape, dtype=dtype)
+
+    def to_device(self, array: np.ndarray):
+        return self.cupy.asarray(array)
+
+    def to_host(self, array) -> np.ndarray:
+        return self.cupy.asnumpy(array)
+
+
+class _NumbaArrays:
+    """Device memory through numba.cuda: the CUDA simulator's stand-in for CuPy in tests."""
+
+    def __init__(self) -> None:
+        from numba import cuda
+
+        self.cuda = cuda
+
+    def empty(self, shape, dtype):
+        return self.cuda.device_array(shape, dtype=dtype)
+
+    def to_device(self, array: np.ndarray):
+        return self.cuda.to_device(np.ascontiguousarray(array))
+
+    def to_host(self, array) -> np.ndarray:
+        return array.copy_to_host()
+
+
+def _device_array_module():
+    """Return CuPy-backed device arrays, or numba's under the CUDA simulator."""
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        return _NumbaArrays()
+    return _CupyArrays()
+
+
+def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
+    """Return the backend named (or from $GPUSOLVE_BACKEND, default ``auto``)."""
+    name = (name or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
+    if name not in BACKENDS:
+        raise GpusolveError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    if name == "cpu":
+        return CpuBackend()
+    usable, reason = cuda_status()
+    simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+    if name == "cuda" and not (usable or simulated):
+        raise GpusolveError(f"the cuda backend is not available: {reason}")
+    if name == "cuda" or usable:
+        return CudaBackend()
+    return CpuBackend()

@@ -1,0 +1,73 @@
+"""The Typer application, its shared options, and the boundary where errors become one line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from ..errors import GpusolveError
+
+
+class _Group(TyperGroup):
+    """A command group that turns a GpusolveError into one line on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GpusolveError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(130) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    help="Exhaustive search for Wordle-family games (and War) on GPU or CPU.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+console = Console(highlight=False)
+
+Game = Annotated[str, typer.Option("--game", help="wordle, jotto or mastermind.")]
+Length = Annotated[int, typer.Option("--length", help="Letters per word (pegs for mastermind).")]
+Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
+Guesses = Annotated[
+    str | None,
+    typer.Option("--guesses", help="Guess list: answers, answers-2315, allowed, sgb, or a file. "
+                 "[default: the game's own]"),
+]
+Answers = Annotated[
+    str | None,
+    typer.Option("--answers", help="Answer list: answers, answers-2315, allowed, sgb, or a file. "
+                 "[default: the game's own]"),
+]
+Backend = Annotated[
+    str | None,
+    typer.Option("--backend", help="auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]"),
+]
+Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
+
+
+def print_json(data: object) -> None:
+    """Print ``data`` as JSON on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def load_matrix(game: str, length: int, colours: int, guesses: str | None, answers: str | None,
+                backend: str | None):
+    """Return the pattern matrix for the command-line choice of game, lists and backend."""
+    from ..games import make_game
+    from ..patterns import pattern_matrix
+
+    return pattern_matrix(make_game(game, length, colours), guesses, answers, backend)

@@ -1,0 +1,80 @@
+"""Commands over the pattern matrix: ``patterns``, ``rank``, ``doctor``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ..history import parse_history, remaining_answers
+from ..metrics import METRICS, rank_guesses
+from .app import (
+    Answers,
+    Backend,
+    Colours,
+    Game,
+    Guesses,
+    Json,
+    Length,
+    app,
+    console,
+    load_matrix,
+    print_json,
+)
+
+
+@app.command()
+def patterns(game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+             guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
+             json: Json = False) -> None:
+    """Build (or load) the pattern matrix and report its shape, time, backend and cache."""
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    info = {
+        "game": pm.game.name,
+        "guesses": pm.shape[0],
+        "answers": pm.shape[1],
+        "dtype": str(pm.codes.dtype),
+        "backend": pm.backend.name,
+        "seconds": round(pm.seconds, 4),
+        "cache": str(pm.cache_path) if pm.cache_path else None,
+        "cache_hit": pm.cache_hit,
+    }
+    if json:
+        print_json(info)
+        return
+    how = "loaded from cache" if pm.cache_hit else f"built on {pm.backend.name}"
+    console.print(
+        f"{pm.game.name} pattern matrix {pm.shape[0]:,} guesses x {pm.shape[1]:,} answers "
+        f"({pm.codes.dtype}, {pm.codes.nbytes / 2**20:.1f} MiB), {how} in {pm.seconds:.3f} s"
+    )
+    console.print(f"cache: {pm.cache_path}")
+
+
+@app.command()
+def rank(
+    metric: Annotated[str, typer.Option("--metric", help=", ".join(METRICS))] = "entropy",
+    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
+    worst: Annotated[int, typer.Option("--worst", help="Also show the N worst.")] = 0,
+    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Rank every allowed guess by a partition metric over the remaining answers."""
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    alive = remaining_answers(pm, parse_history(pm, after))
+    ranked = rank_guesses(pm, metric, alive)
+    shown = ranked[:top] + (ranked[-worst:] if worst else [])
+    if json:
+        print_json([s.as_dict() for s in shown])
+        return
+    table = Table(title=f"{len(ranked):,} guesses over {len(alive):,} answers, by {metric}")
+    for name in ("rank", "word", "entropy", "max", "expectation", "branches",
+                 "guaranteed wins", "expected wins"):
+        table.add_column(name, justify="left" if name == "word" else "right")
+    positions = list(range(1, min(top, len(ranked)) + 1))
+    positions += list(range(len(ranked) - len(shown) + len(positions) + 1, len(ranked) + 1))
+    for position, s in zip(positions, shown):
+        table.add_row(str(position), s.word, f"{s.entropy:.3f}", str(s.max), f"{s.expectation:.2f}",
+                      str(s.branches), str(s.guaranteed_wins), f"{s.expected_wins:.2f}")
+    console.print(table)

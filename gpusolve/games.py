@@ -1,0 +1,198 @@
+"""The games: a small frozen spec per game, the pure-Python reply rules (the test oracle),
+and the text forms of replies. No global state: ``make_game`` builds a spec on request."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from string import ascii_uppercase
+
+import numpy as np
+
+from .errors import GpusolveError
+from .words import Word, read_words, shorten
+
+WORDLE, JOTTO, MASTERMIND = 0, 1, 2  # the kernels' game ids (kernels/replies.py)
+GAMES = ("wordle", "jotto", "mastermind")
+
+GREEN, YELLOW, MISS = "G", "Y", "."
+REPLY_SYMBOLS = {
+    "G": 2, "Y": 1, ".": 0, "2": 2, "1": 1, "0": 0, "-": 0, "_": 0, "X": 0, "B": 0,
+    "🟩": 2, "🟧": 2, "🟨": 1, "🟦": 1, "⬛": 0, "⬜": 0,
+}  # fmt: skip
+"""Every accepted spelling of a Wordle reply square: GY. text, 210 digits, emoji squares."""
+
+
+def wordle_reply(guess: Word, answer: Word) -> str:
+    """Return the Wordle reply (e.g. 'Y.G..'): greens first, then yellows left to right."""
+    reply = [GREEN if g == a else MISS for g, a in zip(guess, answer)]
+    unmatched = Counter(a for g, a in zip(guess, answer) if g != a)
+    for i, g in enumerate(guess):
+        if reply[i] == MISS and unmatched[g] > 0:
+            unmatched[g] -= 1
+            reply[i] = YELLOW
+    return "".join(reply)
+
+
+def jotto_reply(guess: Word, answer: Word) -> int:
+    """Return the number of distinct letters the two words share."""
+    return len(set(guess) & set(answer))
+
+
+def mastermind_reply(guess: Word, answer: Word) -> tuple[int, int]:
+    """Return (black, white): right colour in the right place, right colour elsewhere."""
+    black = sum(g == a for g, a in zip(guess, answer))
+    common = sum((Counter(guess) & Counter(answer)).values())
+    return black, common - black
+
+
+def jotto_allowable(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """Return the Jotto list: words of distinct letters, the last of each anagram set, sorted."""
+    anagrams = {frozenset(w): w for w in words if len(set(w)) == len(w)}
+    return tuple(sorted(anagrams.values()))
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the kernels and searches need to know about one game."""
+
+    name: str
+    kind: int
+    length: int
+    alphabet: str
+    n_patterns: int
+    solved: int
+    default_answers: str
+    default_guesses: str
+
+    @property
+    def colours(self) -> int:
+        """Return the number of symbols a position may hold."""
+        return len(self.alphabet)
+
+    def reply(self, guess: Word, answer: Word) -> int:
+        """Return the reply code by the pure-Python rule (the oracle for every kernel)."""
+        if self.kind == WORDLE:
+            code = 0
+            for square in wordle_reply(guess, answer):
+                code = code * 3 + REPLY_SYMBOLS[square]
+            return code
+        if self.kind == JOTTO:
+            return jotto_reply(guess, answer)
+        black, white = mastermind_reply(guess, answer)
+        return black * (self.length + 1) + white
+
+    def format_reply(self, code: int) -> str:
+        """Return the text form of a reply code: 'GY..G', '3', or '2B1W'."""
+        if self.kind == WORDLE:
+            squares = []
+            for _ in range(self.length):
+                code, digit = divmod(code, 3)
+                squares.append(".YG"[digit])
+            return "".join(reversed(squares))
+        if self.kind == JOTTO:
+            return str(code)
+        black, white = divmod(code, self.length + 1)
+        return f"{black}B{white}W"
+
+    def parse_reply(self, text: str) -> int:
+        """Return the reply code of a reply typed by a user, or raise a one-line error."""
+        text = text.strip().upper()
+        if self.kind == WORDLE:
+            squares = [c for c in text if not c.isspace() and c != "\ufe0f"]
+            if len(squares) != self.length or any(c not in REPLY_SYMBOLS for c in squares):
+                raise GpusolveError(
+                    f"malformed reply {text!r}: expected {self.length} squares of G/Y/. "
+                    "(or 2/1/0 digits, or emoji squares)"
+                )
+            code = 0
+            for c in squares:
+                code = code * 3 + REPLY_SYMBOLS[c]
+            if code not in self.possible_replies():
+                raise GpusolveError(f"reply {text!r} can never happen in Wordle")
+            return code
+        if self.kind == JOTTO:
+            if not text.isdigit() or int(text) > self.length:
+                raise GpusolveError(f"malformed reply {text!r}: expected a number 0-{self.length}")
+            return int(text)
+        match = re.fullmatch(r"(\d)\s*B?\s*[,/ ]?\s*(\d)\s*W?", text)
+        if not match:
+            raise GpusolveError(f"malformed reply {text!r}: expected black and white pegs, e.g. 2B1W")
+        black, white = int(match[1]), int(match[2])
+        if black + white > self.length or (black == self.length - 1 and white == 1):
+            raise GpusolveError(f"reply {text!r} can never happen with {self.length} pegs")
+        return black * (self.length + 1) + white
+
+    def possible_replies(self) -> frozenset[int]:
+        """Return the codes a Wordle reply can take (4 greens and a yellow cannot happen)."""
+        codes = set(range(self.n_patterns))
+        for k in range(self.length):
+            codes.discard(self.solved - 3 ** (self.length - 1 - k))
+        return frozenset(codes)
+
+    def parse_word(self, text: str, words: tuple[Word, ...] | frozenset[Word]) -> Word:
+        """Return ``text`` as a word of this game that is in ``words``, or raise a one-line error."""
+        word = text.strip().upper()
+        if len(word) != self.length:
+            raise GpusolveError(f"{text!r} has {len(word)} letters; {self.name} words have {self.length}")
+        if word not in words:
+            raise GpusolveError(f"unknown word {word}: not in the guess list")
+        return word
+
+    def encode(self, words: tuple[Word, ...]) -> np.ndarray:
+        """Return the words as a (n, length) uint8 array of symbol indices, for the kernels."""
+        index = {c: i for i, c in enumerate(self.alphabet)}
+        return np.array([[index[c] for c in w] for w in words], dtype=np.uint8).reshape(
+            len(words), self.length
+        )
+
+    def word_lists(self, guesses: str | None, answers: str | None) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+        """Return the (guesses, answers) lists for this game from names or paths, validated."""
+        if self.kind == MASTERMIND:
+            codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
+            guess_list = codes if guesses is None else read_words(guesses, self.alphabet)
+            answer_list = codes if answers is None else read_words(answers, self.alphabet)
+        else:
+            guess_list = read_words(guesses or self.default_guesses, self.alphabet)
+            answer_list = read_words(answers or self.default_answers, self.alphabet)
+            if self.kind == JOTTO:
+                answer_list = jotto_allowable(answer_list)
+                taken = {frozenset(w) for w in answer_list}
+                others = tuple(w for w in guess_list if frozenset(w) not in taken)
+                guess_list = tuple(sorted(answer_list + jotto_allowable(others)))
+        for name, words in (("guess", guess_list), ("answer", answer_list)):
+            if len(words[0]) != self.length:
+                raise GpusolveError(
+                    f"the {name} list has {len(words[0])}-letter words; this {self.name} game "
+                    f"uses {self.length} (set --length)"
+                )
+        known = set(guess_list)
+        missing = [w for w in answer_list if w not in known]
+        if missing:
+            raise GpusolveError(
+                f"{len(missing)} answers are not in the guess list: {shorten(missing)} "
+                "(every answer must also be an allowed guess)"
+            )
+        return guess_list, answer_list
+
+
+def make_game(name: str = "wordle", length: int = 5, colours: int = 6) -> Game:
+    """Return the spec of a registered game; ``length`` is letters (or pegs) per word."""
+    if name not in GAMES:
+        raise GpusolveError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    if name == "wordle":
+        if not 1 <= length <= 7:
+            raise GpusolveError(f"Wordle words of {length} letters are not supported (1 to 7)")
+        n = 3**length
+        return Game("wordle", WORDLE, length, ascii_uppercase, n, n - 1, "answers", "allowed")
+    if name == "jotto":
+        if not 1 <= length <= 26:
+            raise GpusolveError(f"Jotto words of {length} letters are not supported")
+        return Game("jotto", JOTTO, length, ascii_uppercase, length + 1, length, "sgb", "sgb")
+    if not (1 <= length <= 9 and 2 <= colours <= 9):
+        raise GpusolveError("Mastermind takes 1 to 9 pegs and 2 to 9 colours")
+    n = (length + 1) ** 2
+    digits = "123456789"[:colours]
+    return Game("mastermind", MASTERMIND, length, digits, n, length * (length + 1), "", "")

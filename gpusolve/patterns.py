@@ -1,0 +1,72 @@
+"""The pattern matrix: the reply code of every allowed guess against every possible answer."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .backend import CpuBackend, CudaBackend, get_backend
+from .cache import cached_array, content_key
+from .games import Game, make_game
+from .words import Word
+
+
+@dataclass
+class PatternMatrix:
+    """Reply codes ``codes[g, a]`` for guesses x answers, with the lists that index them."""
+
+    game: Game
+    guesses: tuple[Word, ...]
+    answers: tuple[Word, ...]
+    codes: np.ndarray
+    backend: CpuBackend | CudaBackend
+    seconds: float = 0.0
+    cache_path: Path | None = None
+    cache_hit: bool = False
+    guess_index: dict[Word, int] = field(init=False, repr=False)
+    answer_rows: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.guess_index = {w: i for i, w in enumerate(self.guesses)}
+        self.answer_rows = np.array([self.guess_index[w] for w in self.answers], dtype=np.int32)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Return (number of guesses, number of answers)."""
+        return self.codes.shape
+
+    def reply(self, guess: Word, answer: Word) -> int:
+        """Return the reply code for a guess and an answer, both by word."""
+        return int(self.codes[self.guess_index[guess], self.answers.index(answer)])
+
+
+def pattern_dtype(game: Game) -> np.dtype:
+    """Return the smallest unsigned dtype holding every reply code of ``game``."""
+    return np.dtype(np.uint8 if game.n_patterns <= 256 else np.uint16)
+
+
+def build_codes(game: Game, guesses: tuple[Word, ...], answers: tuple[Word, ...],
+                backend: CpuBackend | CudaBackend) -> np.ndarray:
+    """Return the reply-code matrix computed by ``backend``'s kernel (no cache)."""
+    return backend.pattern_matrix(
+        game.kind, game.encode(guesses), game.encode(answers), game.colours, pattern_dtype(game)
+    )
+
+
+def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers: str | None = None,
+                   backend: str | None = None, use_cache: bool = True) -> PatternMatrix:
+    """Return the pattern matrix for a game and word lists (names or paths), cached on disk."""
+    game = game or make_game()
+    guess_list, answer_list = game.word_lists(guesses, answers)
+    engine = get_backend(backend)
+    start = time.perf_counter()
+    if use_cache:
+        key = content_key(game, guess_list, answer_list)
+        codes, path, hit = cached_array("patterns", key, lambda: build_codes(game, guess_list, answer_list, engine))
+    else:
+        codes, path, hit = build_codes(game, guess_list, answer_list, engine), None, False
+    seconds = time.perf_counter() - start
+    return PatternMatrix(game, guess_list, answer_list, codes, engine, seconds, path, hit)

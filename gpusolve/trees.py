@@ -1,0 +1,160 @@
+"""Guess trees: the in-memory form, scores per answer, summary statistics, and the JSON file.
+
+A tree is either a leaf word (the one remaining answer, guessed next) or a ``Node``: a guess,
+the number of answers it covers, and a subtree per reply code. The solved reply of a node
+whose guess is a possible answer maps to that same word.
+
+JSON schema ``gpusolve-tree/1`` (``docs/tree-schema.md``)::
+
+    {"schema": "gpusolve-tree/1", "game": "wordle", "length": 5, "colours": 6,
+     "mode": "normal", "guesses": "allowed", "answers": "answers", "max_guesses": 6,
+     "root": NODE}
+    NODE = {"guess": "SALET", "size": 2315, "branches": {".....": NODE | "WORD", ...}}
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import write_atomic
+from .errors import GpusolveError
+from .games import Game, make_game
+from .words import Word
+
+SCHEMA = "gpusolve-tree/1"
+
+
+@dataclass
+class Node:
+    """An interior node: the guess to make, how many answers remain, a subtree per reply."""
+
+    guess: Word
+    size: int
+    branches: dict[int, Tree] = field(default_factory=dict)
+
+
+Tree = Node | Word
+
+
+def scores(tree: Tree, depth: int = 1) -> Iterator[tuple[Word, int]]:
+    """Yield (answer, guesses needed) for every answer in the tree."""
+    if isinstance(tree, str):
+        yield tree, depth
+        return
+    for subtree in tree.branches.values():
+        if isinstance(subtree, str):
+            yield subtree, depth if subtree == tree.guess else depth + 1
+        else:
+            yield from scores(subtree, depth + 1)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Statistics of the guesses needed over all answers of a tree."""
+
+    first_guess: Word
+    total: int
+    n: int
+    mean: float
+    median: float
+    stdev: float
+    worst: int
+    best: int
+    histogram: dict[int, int]
+
+    def as_dict(self) -> dict:
+        """Return the summary as the documented JSON object."""
+        return {
+            "first_guess": self.first_guess,
+            "mean": round(self.mean, 4),
+            "median": self.median,
+            "stdev": round(self.stdev, 4),
+            "worst": self.worst,
+            "best": self.best,
+            "total": self.total,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+        }
+
+    def over(self, limit: int) -> int:
+        """Return how many answers need more than ``limit`` guesses."""
+        return sum(v for k, v in self.histogram.items() if k > limit)
+
+    def cumulative(self, upto: int = 10) -> str:
+        """Return cumulative percentages, e.g. '≤2:5%, ≤3:43%, ...' as in the seeds."""
+        parts = []
+        for g in range(2, upto + 1):
+            pct = 100 * sum(v for k, v in self.histogram.items() if k <= g) / self.n
+            parts.append(f"≤{g}:{pct:.{1 if 99 < pct < 100 else 0}f}%")
+        return ", ".join(parts)
+
+
+def summarize(tree: Tree) -> Summary:
+    """Return the statistics of a tree's scores."""
+    counts = [n for _, n in scores(tree)]
+    first = tree if isinstance(tree, str) else tree.guess
+    return Summary(
+        first_guess=first,
+        total=sum(counts),
+        n=len(counts),
+        mean=statistics.mean(counts),
+        median=statistics.median(counts),
+        stdev=statistics.stdev(counts) if len(counts) > 1 else 0.0,
+        worst=max(counts),
+        best=min(counts),
+        histogram=dict(sorted(Counter(counts).items())),
+    )
+
+
+def to_json(tree: Tree, game: Game, **info: object) -> dict:
+    """Return the JSON document of a tree; ``info`` adds mode, list names, max_guesses..."""
+
+    def node(t: Tree) -> object:
+        if isinstance(t, str):
+            return t
+        return {
+            "guess": t.guess,
+            "size": t.size,
+            "branches": {game.format_reply(r): node(s) for r, s in t.branches.items()},
+        }
+
+    return {"schema": SCHEMA, "game": game.name, "length": game.length,
+            "colours": game.colours, **info, "root": node(tree)}
+
+
+def from_json(doc: dict) -> tuple[Tree, Game, dict]:
+    """Return (tree, game, info) from a JSON document, or raise a one-line error."""
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
+    game = make_game(doc.get("game", "wordle"), doc.get("length", 5), doc.get("colours", 6))
+
+    def node(t: object) -> Tree:
+        if isinstance(t, str):
+            return t.upper()
+        if not isinstance(t, dict) or not isinstance(t.get("branches"), dict):
+            raise GpusolveError(f"malformed tree node: {str(t)[:60]}")
+        return Node(str(t["guess"]).upper(), int(t.get("size", 0)),
+                    {game.parse_reply(r): node(s) for r, s in t["branches"].items()})
+
+    info = {k: v for k, v in doc.items() if k not in ("schema", "root")}
+    return node(doc.get("root")), game, info
+
+
+def save_tree(path: str | Path, tree: Tree, game: Game, **info: object) -> None:
+    """Write a tree's JSON document to ``path`` atomically."""
+    write_atomic(Path(path), (json.dumps(to_json(tree, game, **info)) + "\n").encode())
+
+
+def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
+    """Return (tree, game, info) read from a JSON file, or raise a one-line error."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise GpusolveError(f"tree file {path} does not exist") from None
+    except (OSError, ValueError) as e:
+        raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
+    return from_json(doc)

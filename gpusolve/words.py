@@ -1,0 +1,78 @@
+"""Word lists: the bundled ones by name, any other by path, validated with one-line errors."""
+
+from __future__ import annotations
+
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from .errors import GpusolveError
+
+Word = str
+"""A word (or Mastermind code) in its display form: uppercase letters (or digits)."""
+
+BUNDLED = {
+    "answers": "answers2309.txt",
+    "answers-2315": "answers2315.txt",
+    "allowed": "guesses12972.txt",
+    "sgb": "sgb-words.txt",
+}
+"""Names usable on the command line for the word lists shipped in ``data/``."""
+
+
+def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
+    """Return the words of a bundled list name or a file path, uppercased and validated."""
+    if spec in BUNDLED:
+        text = resources.files("gpusolve.data").joinpath(BUNDLED[spec]).read_text()
+        source = spec
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            names = ", ".join(BUNDLED)
+            raise GpusolveError(f"word list {spec!r} is neither a bundled list ({names}) nor a file")
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise GpusolveError(f"cannot read word list {spec!r}: {e}") from None
+        source = str(path)
+    return parse_words(text, source, alphabet)
+
+
+def parse_words(text: str, source: str, alphabet: str) -> tuple[Word, ...]:
+    """Return the validated words of ``text``, one per line (blank lines ignored)."""
+    words = []
+    for number, line in enumerate(text.splitlines(), 1):
+        word = line.strip().upper()
+        if not word:
+            continue
+        if not all(c in alphabet for c in word):
+            raise GpusolveError(
+                f"{source}, line {number}: {line.strip()!r} is not a single word of "
+                f"{describe_alphabet(alphabet)}"
+            )
+        words.append(word)
+    if not words:
+        raise GpusolveError(f"word list {source} is empty")
+    lengths = Counter(map(len, words))
+    if len(lengths) > 1:
+        common = lengths.most_common(1)[0][0]
+        odd = next(w for w in words if len(w) != common)
+        raise GpusolveError(
+            f"word list {source} mixes word lengths {sorted(lengths)}: e.g. {odd} "
+            f"(most words have {common} letters)"
+        )
+    duplicates = [w for w, n in Counter(words).items() if n > 1]
+    if duplicates:
+        raise GpusolveError(f"word list {source} repeats {len(duplicates)} words: {shorten(duplicates)}")
+    return tuple(words)
+
+
+def describe_alphabet(alphabet: str) -> str:
+    """Return how an alphabet is described in messages."""
+    return "letters A-Z" if alphabet.isalpha() else f"symbols {alphabet}"
+
+
+def shorten(words: list[str], most: int = 5) -> str:
+    """Return the first few words joined, with a count of the rest."""
+    more = f" and {len(words) - most} more" if len(words) > most else ""
+    return " ".join(words[:most]) + more

@@ -1,0 +1,11 @@
+"""Tunables shared by the kernels: launch geometry and fixed-point scales."""
+
+THREADS_PER_BLOCK = 128
+"""CUDA threads per block for one-dimensional launches."""
+
+TILE = (16, 16)
+"""CUDA block shape for two-dimensional (guess x answer) launches."""
+
+FIXED_POINT_BITS = 32
+"""Entropy and reciprocal sums are accumulated as integers scaled by 2**FIXED_POINT_BITS,
+so the sum is exact and independent of summation order (ties stay ties on every backend)."""
