@@ -1,0 +1,489 @@
+"""The exact optimal-tree search (numba): V(S, d) by branch and bound with a memo.
+
+``V(S, d)`` is the least total number of guesses, summed over the answers of the set ``S``,
+of a strategy that finds every answer of ``S`` within ``d`` more guesses (``INF`` if none
+exists). For a guess ``g`` with reply buckets ``B_p``: ``cost(g) = |S| + sum of V(B_p, d-1)``
+over the unsolved replies, and ``V`` is the least cost over the allowed guesses.
+
+Every call ``_node(..., beta)`` returns the exact ``V`` when it is below ``beta``, and
+otherwise a proven lower bound that is at least ``beta`` (fail-soft branch and bound).
+What makes it fast, every step admissible (nothing that could change a value is cut):
+
+* closed forms: ``n = 1 -> 1``, ``n = 2 -> 3``, ``d = 1`` with ``n > 1`` -> ``INF``;
+  ``d = 2`` -> ``2n - 1`` / ``2n`` / ``INF`` by whether a guess splits ``S`` into singletons.
+* the bucket bound: every answer of an unsolved bucket of ``m`` answers needs at least
+  ``2m - 1`` more guesses in all, so ``cost(g) >= 3n - s - B`` with ``B`` the number of
+  distinct replies and ``s = 1`` when ``g`` is in ``S``: most guesses are rejected from
+  their reply counts alone. A guess that splits ``S`` into singletons is optimal at once.
+* guesses are kept per subtree only once per distinct reply vector over ``S`` (two guesses
+  with the same replies on ``S`` have the same replies on every subset and equal costs;
+  normal mode), and a guess that does not split ``S`` and is not in it is dropped for the
+  whole subtree (it only wastes a guess, in every mode).
+* branch and bound: guesses by increasing bound, the best cost so far (or ``beta``) as the
+  cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
+* a memo (set-associative, bounded) keyed by two independent 64-bit Zobrist hashes of the
+  set plus the depth (and, in hard mode, the allowed-guess list), holding exact values with
+  their best guess, and proven lower bounds.
+
+Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
+NYT rule for Wordle, "would have given every reply so far" for the other games),
+2 consistent (guesses are the answers still possible).
+
+Arrays of a workspace (one per worker thread; the kernels release the GIL):
+``sets[level, :]`` answer columns (a node at ``level`` owns a range of row ``level`` and
+partitions it into the same range of row ``level + 1``), ``cand[level, :ncand[level]]`` the
+input guess rows of a node at ``level``, ``surv`` survivors of a node's scan, per-level bucket
+tables, and the memo arrays. ``params`` and ``stats`` layouts are the P_* / S_* constants.
+"""
+
+import numpy as np
+from numba import njit
+
+from .replies import SCRATCH
+from .replies import reply_code as _reply_code
+
+reply_code = njit(cache=True, inline="always")(_reply_code)
+
+INF = 1 << 40
+"""Value of an infeasible set (no strategy finds every answer in time)."""
+
+NORMAL, HARD, CONSISTENT = 0, 1, 2
+
+# params (int64)
+P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK = range(7)
+N_PARAMS = 7
+# stats (int64)
+S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES = range(5)
+N_STATS = 8
+
+EMPTY, LOWER, EXACT = 0, 1, 2
+WAYS = 4
+"""Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
+
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xBF58476D1CE4E5B9)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _memo_key(h1, h2, d):
+    """Return the two memo keys of a set hash pair and a depth."""
+    k1 = h1 + np.uint64(d + 1) * _GOLD
+    k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
+    return k1, k2
+
+
+@njit(cache=True, nogil=True)
+def _memo_find(mk1, mk2, mask, k1, k2):
+    """Return the slot holding (k1, k2), or -1."""
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+    for w in range(WAYS):
+        i = base + w
+        if mk2[i] == k2 and mk1[i] == k1:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, flag, value, guess, size, stats):
+    """Store an exact value or a lower bound for (k1, k2), replacing the smallest set."""
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+    victim = base
+    for w in range(WAYS):
+        i = base + w
+        if mk2[i] == k2 and mk1[i] == k1:
+            if mflag[i] == EXACT:
+                return
+            if flag == LOWER and value <= mval[i]:
+                return
+            victim = i
+            break
+        if mflag[i] == EMPTY:
+            victim = i
+            break
+        if msize[i] < msize[victim]:
+            victim = i
+    mk1[victim] = k1
+    mk2[victim] = k2
+    mval[victim] = value
+    mguess[victim] = guess
+    mflag[victim] = flag
+    msize[victim] = size
+    stats[S_MEMO_STORES] += 1
+
+
+@njit(cache=True, nogil=True)
+def hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
+    """Return whether hard mode allows guess row ``h`` after guess row ``g`` got reply ``p``."""
+    if params[P_KIND] != 0:
+        return reply_code(params[P_KIND], genc, g, genc, h, params[P_LENGTH], params[P_COLOURS],
+                          scratch) == p
+    length = params[P_LENGTH]
+    code = p
+    for k in range(length - 1, -1, -1):
+        digit = code % 3
+        code //= 3
+        if digit == 2 and glet[h, k] != glet[g, k]:
+            return False
+    # every revealed letter (green or yellow) at least as often as revealed
+    code = p
+    for k in range(length - 1, -1, -1):
+        digit = code % 3
+        code //= 3
+        if digit:
+            scratch[glet[g, k]] += 1
+    ok = True
+    for k in range(length):
+        c = glet[g, k]
+        if scratch[c] > gcnt[h, c]:
+            ok = False
+        scratch[c] = 0
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch):
+    """Write the rows of ``rows[:m]`` hard mode allows after (g, p) to ``out``.
+
+    Returns (count, hash1, hash2) of the kept list.
+    """
+    k = 0
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for j in range(m):
+        h = rows[j]
+        if hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
+            out[k] = h
+            k += 1
+            h1 += zg1[h]
+            h2 += zg2[h]
+    return k, h1, h2
+
+
+@njit(cache=True, nogil=True)
+def _node(level, lo, n, d, beta, ah1, ah2,
+          params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+          sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
+          bcode, bstart, bsize, blb, bh1, bh2, scratch,
+          mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+    """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
+
+    ``S = sets[level, lo:lo + n]``; guesses from ``cand[level, :ncand[level]]`` (hashes
+    ``ah1, ah2`` of that list, used as memo key in hard mode). At level 0 the best guess
+    found (or -1) is left in ``stats[S_BEST]``.
+    """
+    if n == 1:
+        if level == 0:
+            stats[S_BEST] = answer_rows[sets[level, lo]]
+        return 1
+    if d <= 1:
+        return INF
+    if n == 2:
+        if level == 0:
+            stats[S_BEST] = answer_rows[sets[level, lo]]
+        return 3
+    if stop[0] != 0:
+        return INF
+    stats[S_NODES] += 1
+    mode = params[P_MODE]
+    solved = params[P_SOLVED]
+    mask = params[P_MEMO_MASK]
+    S = sets[level, lo:lo + n]
+
+    # memo
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(n):
+        h1 += zob1[S[i]]
+        h2 += zob2[S[i]]
+    if mode == HARD:
+        h1 += ah1 * _MIX
+        h2 ^= ah2 * _GOLD
+    k1, k2 = _memo_key(h1, h2, d)
+    slot = _memo_find(mk1, mk2, mask, k1, k2)
+    known_lb = 2 * n - 1
+    if slot >= 0:
+        stats[S_MEMO_HITS] += 1
+        if mflag[slot] == EXACT:
+            if level == 0:
+                stats[S_BEST] = mguess[slot]
+            return mval[slot]
+        if mval[slot] >= beta:
+            return mval[slot]
+        known_lb = max(known_lb, mval[slot])
+
+    # the guesses to scan: consistent mode scans S itself
+    if mode == CONSISTENT:
+        m_in = n
+        for i in range(n):
+            cand[level, i] = answer_rows[S[i]]
+        ncand[level] = n
+    m_in = ncand[level]
+    rows = cand[level]
+
+    # mark the guess rows that are answers of S
+    stats[S_STAMP] += 1
+    node_stamp = stats[S_STAMP]
+    for i in range(n):
+        inset[answer_rows[S[i]]] = node_stamp
+
+    # scan: distinct replies B, membership s, sum of squared bucket sizes, reply-vector hash
+    need_list = d >= 3
+    full_out = -1
+    nsurv = 0
+    if need_list:
+        stats[S_STAMP] += 1
+        dd_gen = stats[S_STAMP]
+        tmask = dd_stamp.shape[0] - 1
+    for j in range(m_in):
+        g = rows[j]
+        in_s = inset[g] == node_stamp
+        if full_out >= 0 and not in_s:
+            continue
+        row = codes[g]
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nb = 0
+        sq = 0
+        hh = np.uint64(0)
+        for i in range(n):
+            c = row[S[i]]
+            if mark[c] != st:
+                mark[c] = st
+                cnt[c] = 1
+                nb += 1
+                sq += 1
+            else:
+                sq += 2 * cnt[c] + 1
+                cnt[c] += 1
+            hh += np.uint64(c + 1) * zob1[i]
+        if nb == n:
+            if in_s:
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
+                                2 * n - 1, g, n, stats)
+                return 2 * n - 1
+            if full_out < 0:
+                full_out = g
+            continue
+        if nb == 1 and not in_s:
+            continue  # splits nothing: only wastes a guess, here and below
+        if not need_list:
+            continue
+        if mode == NORMAL:
+            # keep one guess per distinct reply vector over S
+            t = np.int64(hh & np.uint64(tmask))
+            dup = False
+            while dd_stamp[t] == dd_gen:
+                other = surv[level, dd_idx[t]]
+                if hv[dd_idx[t]] == hh:
+                    same = True
+                    orow = codes[other]
+                    for i in range(n):
+                        if orow[S[i]] != row[S[i]]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                t = (t + 1) & tmask
+            if dup:
+                continue
+            dd_stamp[t] = dd_gen
+            dd_idx[t] = nsurv
+            hv[nsurv] = hh
+        surv[level, nsurv] = g
+        lbs[level, nsurv] = 3 * n - (1 if in_s else 0) - nb
+        keys[level, nsurv] = (3 * n - (1 if in_s else 0) - nb) * (1 << 32) + sq
+        nsurv += 1
+
+    if full_out >= 0:
+        if level == 0:
+            stats[S_BEST] = full_out
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                        full_out, n, stats)
+        return 2 * n
+    if not need_list or nsurv == 0:
+        # d == 2 without a splitting guess (or no useful guess at all): infeasible
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
+                        stats)
+        return INF
+
+    order = np.argsort(keys[level, :nsurv])
+    lower = INF
+    node_lb = lbs[level, order[0]]
+    if node_lb > known_lb:
+        known_lb = node_lb
+    if known_lb >= beta:
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
+                        n, stats)
+        return known_lb
+
+    if mode == NORMAL:
+        for j in range(nsurv):
+            cand[level + 1, j] = surv[level, j]
+        ncand[level + 1] = nsurv
+
+    best = INF
+    best_g = -1
+    out = sets[level + 1]
+    for oi in range(nsurv):
+        j = order[oi]
+        g = surv[level, j]
+        limit = min(best, beta)
+        if lbs[level, j] >= limit:
+            lower = min(lower, lbs[level, j])
+            break
+        # partition S by g into out[lo:lo+n] (counting sort), buckets in first-seen order
+        row = codes[g]
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nbk = 0
+        for i in range(n):
+            c = row[S[i]]
+            if mark[c] != st:
+                mark[c] = st
+                cnt[c] = 0
+                bcode[level, nbk] = c
+                nbk += 1
+            cnt[c] += 1
+        pos = lo
+        for b in range(nbk):
+            c = bcode[level, b]
+            bstart[level, b] = pos
+            bsize[level, b] = cnt[c]
+            pos += cnt[c]
+            cnt[c] = bstart[level, b]  # next write position
+        for i in range(n):
+            c = row[S[i]]
+            out[cnt[c]] = S[i]
+            cnt[c] += 1
+        # bounds per bucket, tightened by the memo
+        total = n
+        for b in range(nbk):
+            m = bsize[level, b]
+            if bcode[level, b] == solved:
+                blb[level, b] = 0
+                continue
+            lbv = 2 * m - 1
+            if m >= 3:
+                x1 = np.uint64(0)
+                x2 = np.uint64(0)
+                for i in range(bstart[level, b], bstart[level, b] + m):
+                    x1 += zob1[out[i]]
+                    x2 += zob2[out[i]]
+                bh1[level, b] = x1
+                bh2[level, b] = x2
+                if mode != HARD:
+                    q1, q2 = _memo_key(x1, x2, d - 1)
+                    sl = _memo_find(mk1, mk2, mask, q1, q2)
+                    if sl >= 0 and mval[sl] > lbv:
+                        lbv = mval[sl]
+            elif m == 2:
+                lbv = 3 if d - 1 >= 2 else INF
+            blb[level, b] = lbv
+            total += lbv
+        if total < limit:
+            # buckets from the largest down
+            bsz = np.empty(nbk, np.int64)
+            for b in range(nbk):
+                bsz[b] = -bsize[level, b]
+            border = np.argsort(bsz)
+            for bi in range(nbk):
+                b = border[bi]
+                m = bsize[level, b]
+                if m <= 2 or bcode[level, b] == solved:
+                    continue
+                rest = total - blb[level, b]
+                ch1 = np.uint64(0)
+                ch2 = np.uint64(0)
+                if mode == HARD:
+                    k, ch1, ch2 = hard_filter(params, glet, gcnt, genc, surv[level], nsurv, g,
+                                              bcode[level, b], cand[level + 1], zg1, zg2, scratch)
+                    ncand[level + 1] = k
+                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2,
+                          params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                          sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx,
+                          hv, bcode, bstart, bsize, blb, bh1, bh2, scratch,
+                          mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+                if v < blb[level, b]:
+                    v = blb[level, b]
+                total = rest + v
+                if total >= limit:
+                    break
+        if total < limit:
+            best = total
+            best_g = g
+        elif total < lower:
+            lower = total
+
+    if stop[0] != 0:
+        return INF
+    if best < beta:
+        if level == 0:
+            stats[S_BEST] = best_g
+        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, best, best_g, n,
+                    stats)
+        return best
+    if lower < known_lb:
+        lower = known_lb
+    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, lower, -1, n, stats)
+    return lower
+
+
+@njit(cache=True, nogil=True)
+def solve_set(answers, d, beta, guesses, ah1, ah2,
+              params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+              sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
+              bcode, bstart, bsize, blb, bh1, bh2, scratch,
+              mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+    """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
+
+    ``guesses`` are the rows allowed at this position (hashes ``ah1, ah2`` in hard mode);
+    the best guess is left in ``stats[S_BEST]`` (-1 when none).
+    """
+    n = answers.shape[0]
+    for i in range(n):
+        sets[0, i] = answers[i]
+    for j in range(guesses.shape[0]):
+        cand[0, j] = guesses[j]
+    ncand[0] = guesses.shape[0]
+    stats[S_BEST] = -1
+    return _node(0, 0, n, d, beta, ah1, ah2,
+                 params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                 sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
+                 bcode, bstart, bsize, blb, bh1, bh2, scratch,
+                 mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(codes, answers, rows, answer_rows, solved, n_patterns, out):
+    """Fill ``out[j] = (distinct replies, in the set, sum of squared bucket sizes)`` per row."""
+    mark = np.zeros(n_patterns, np.int64)
+    cnt = np.zeros(n_patterns, np.int64)
+    n = answers.shape[0]
+    for j in range(rows.shape[0]):
+        row = codes[rows[j]]
+        st = j + 1
+        nb = 0
+        sq = 0
+        for i in range(n):
+            c = row[answers[i]]
+            if mark[c] != st:
+                mark[c] = st
+                cnt[c] = 1
+                nb += 1
+                sq += 1
+            else:
+                sq += 2 * cnt[c] + 1
+                cnt[c] += 1
+        out[j, 0] = nb
+        out[j, 1] = 1 if mark[solved] == st else 0
+        out[j, 2] = sq
+
+
+__all__ = ["INF", "SCRATCH", "guess_bounds", "hard_filter", "solve_set"]
