@@ -66,6 +66,7 @@ class OptimalResult:
     restricted: bool = False
     below_cutoff: bool = True
     interrupted: bool = False
+    counters: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """Return the documented JSON summary."""
@@ -232,6 +233,17 @@ class _Search:
     @property
     def nodes(self) -> int:
         return sum(w.nodes for w in self.workspaces)
+
+    def counters(self) -> dict:
+        """Return the kernel counters summed over the workers."""
+        from .kernels import optimal_cpu as k
+
+        total = sum(w.stats for w in self.workspaces)
+        names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
+                 "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED}
+        out = {name: int(total[i]) for name, i in names.items()}
+        out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
+        return out
 
     def _run(self, answers, depth, beta, rows, ah, stop) -> tuple[int, int]:
         with self.lock:
@@ -491,6 +503,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
             search.close()
             raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
     result.nodes = search.nodes
+    result.counters = search.counters()
     result.seconds = time.perf_counter() - started
     search.close()
     return result

@@ -53,8 +53,8 @@ NORMAL, HARD, CONSISTENT = 0, 1, 2
 P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK = range(7)
 N_PARAMS = 7
 # stats (int64)
-S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES = range(5)
-N_STATS = 8
+S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
+N_STATS = 24
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
@@ -160,6 +160,19 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch)
 
 
 @njit(cache=True, nogil=True)
+def _splits(row, S, n, mark, stats):
+    """Return whether the reply row splits the n answers of S into n different replies."""
+    stats[S_STAMP] += 1
+    st = stats[S_STAMP]
+    for i in range(n):
+        c = row[S[i]]
+        if mark[c] == st:
+            return False
+        mark[c] = st
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _node(level, lo, n, d, beta, ah1, ah2,
           params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
           sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
@@ -219,6 +232,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         ncand[level] = n
     m_in = ncand[level]
     rows = cand[level]
+    stats[16 + d] += 1
 
     # mark the guess rows that are answers of S
     stats[S_STAMP] += 1
@@ -226,19 +240,50 @@ def _node(level, lo, n, d, beta, ah1, ah2,
     for i in range(n):
         inset[answer_rows[S[i]]] = node_stamp
 
+    # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
+    # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
+    if n <= params[P_NPAT]:
+        for i in range(n):
+            g = answer_rows[S[i]]
+            if _splits(codes[g], S, n, mark, stats):
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
+                                2 * n - 1, g, n, stats)
+                return 2 * n - 1
+        for j in range(m_in):
+            g = rows[j]
+            if inset[g] != node_stamp and _splits(codes[g], S, n, mark, stats):
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                                g, n, stats)
+                return 2 * n
+    if d == 2:
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
+                        stats)
+        return INF
+    if known_lb < 2 * n + 1:
+        known_lb = 2 * n + 1
+    if known_lb >= beta:
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
+                        n, stats)
+        return known_lb
+
     # scan: distinct replies B, membership s, sum of squared bucket sizes, reply-vector hash
-    need_list = d >= 3
-    full_out = -1
+    stats[S_SCANNED] += m_in * n
+    stats[8 + d] += m_in * n
     nsurv = 0
-    if need_list:
-        stats[S_STAMP] += 1
-        dd_gen = stats[S_STAMP]
-        tmask = dd_stamp.shape[0] - 1
+    stats[S_STAMP] += 1
+    dd_gen = stats[S_STAMP]
+    tmask = dd_stamp.shape[0] - 1
     for j in range(m_in):
         g = rows[j]
         in_s = inset[g] == node_stamp
-        if full_out >= 0 and not in_s:
-            continue
         row = codes[g]
         stats[S_STAMP] += 1
         st = stats[S_STAMP]
@@ -256,30 +301,16 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 sq += 2 * cnt[c] + 1
                 cnt[c] += 1
             hh += np.uint64(c + 1) * zob1[i]
-        if nb == n:
-            if in_s:
-                if level == 0:
-                    stats[S_BEST] = g
-                if stop[0] == 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
-                                2 * n - 1, g, n, stats)
-                return 2 * n - 1
-            if full_out < 0:
-                full_out = g
-            continue
         if nb == 1 and not in_s:
             continue  # splits nothing: only wastes a guess, here and below
-        if not need_list:
-            continue
         if mode == NORMAL:
             # keep one guess per distinct reply vector over S
             t = np.int64(hh & np.uint64(tmask))
             dup = False
             while dd_stamp[t] == dd_gen:
-                other = surv[level, dd_idx[t]]
                 if hv[dd_idx[t]] == hh:
                     same = True
-                    orow = codes[other]
+                    orow = codes[surv[level, dd_idx[t]]]
                     for i in range(n):
                         if orow[S[i]] != row[S[i]]:
                             same = False
@@ -293,20 +324,14 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             dd_stamp[t] = dd_gen
             dd_idx[t] = nsurv
             hv[nsurv] = hh
+        lb = 3 * n - (1 if in_s else 0) - nb
         surv[level, nsurv] = g
-        lbs[level, nsurv] = 3 * n - (1 if in_s else 0) - nb
-        keys[level, nsurv] = (3 * n - (1 if in_s else 0) - nb) * (1 << 32) + sq
+        lbs[level, nsurv] = lb
+        keys[level, nsurv] = lb * (1 << 32) + sq
         nsurv += 1
 
-    if full_out >= 0:
-        if level == 0:
-            stats[S_BEST] = full_out
-        if stop[0] == 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
-                        full_out, n, stats)
-        return 2 * n
-    if not need_list or nsurv == 0:
-        # d == 2 without a splitting guess (or no useful guess at all): infeasible
+    if nsurv == 0:
+        # no guess splits S and none is in it: infeasible
         if stop[0] == 0:
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
                         stats)
@@ -339,6 +364,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             lower = min(lower, lbs[level, j])
             break
         # partition S by g into out[lo:lo+n] (counting sort), buckets in first-seen order
+        stats[S_EVALUATED] += 1
         row = codes[g]
         stats[S_STAMP] += 1
         st = stats[S_STAMP]
@@ -453,7 +479,8 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
         cand[0, j] = guesses[j]
     ncand[0] = guesses.shape[0]
     stats[S_BEST] = -1
-    return _node(0, 0, n, d, beta, ah1, ah2,
+    zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
+    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2,
                  params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
                  sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
                  bcode, bstart, bsize, blb, bh1, bh2, scratch,
