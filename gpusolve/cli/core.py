@@ -25,7 +25,7 @@ from .app import (
 
 
 @app.command()
-def patterns(game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+def patterns(game: Game = "wordle", length: Length = None, colours: Colours = 6,
              guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
              json: Json = False) -> None:
     """Build (or load) the pattern matrix and report its shape, time, backend and cache."""
@@ -57,7 +57,7 @@ def rank(
     top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
     worst: Annotated[int, typer.Option("--worst", help="Also show the N worst.")] = 0,
     after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every allowed guess by a partition metric over the remaining answers."""
