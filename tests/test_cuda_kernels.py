@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gpusolve.kernels.stats import inverse_table, nlogn_table
 
 from gpusolve.backend import CpuBackend, CudaBackend
 from gpusolve.games import make_game
-from gpusolve.kernels.stats import inverse_table, nlogn_table
 from gpusolve.patterns import build_codes
 
 pytestmark = pytest.mark.cuda

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 
@@ -81,7 +82,7 @@ def test_kernel_metrics_equal_oracle(full_pm, data):
 
 def test_ties_break_by_list_order(small_pm):
     ranked = rank_guesses(small_pm, "max")
-    for a, b in zip(ranked, ranked[1:]):
+    for a, b in itertools.pairwise(ranked):
         if a.max == b.max:
             assert small_pm.guess_index[a.word] < small_pm.guess_index[b.word]
 
