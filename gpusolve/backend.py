@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from .errors import GpusolveError
@@ -43,6 +42,8 @@ class CpuBackend:
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
         """Return the (guesses x answers) reply-code matrix."""
+        import numba
+
         from .kernels import cpu
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
@@ -52,6 +53,8 @@ class CpuBackend:
     def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
                         n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
         """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+        import numba
+
         from .kernels import cpu
         from .kernels.stats import N_STATS
 
@@ -166,3 +169,20 @@ def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
     if name == "cuda" or usable:
         return CudaBackend()
     return CpuBackend()
+
+
+def device_info() -> dict | None:
+    """Return the current CUDA device's name, compute capability and memory, or None."""
+    if not cuda_status()[0]:
+        return None
+    from numba import cuda
+
+    device = cuda.get_current_device()
+    free, total = cuda.current_context().get_memory_info()
+    name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
+    return {
+        "name": name,
+        "compute_capability": ".".join(map(str, device.compute_capability)),
+        "memory_total_gib": round(total / 2**30, 2),
+        "memory_free_gib": round(free / 2**30, 2),
+    }
