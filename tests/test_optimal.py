@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import gpusolve.cli
 from gpusolve.backend import CpuBackend
 from gpusolve.errors import GpusolveError
-from gpusolve.games import make_game
+from gpusolve.games import jotto_allowable, make_game
 from gpusolve.modes import hard_mode_allows
 from gpusolve.optimal import solve
 from gpusolve.patterns import PatternMatrix, pattern_matrix
@@ -106,7 +106,7 @@ def random_instance(kind: str, seed: int, n_answers: int, n_guesses: int) -> Pat
         guesses = rng.sample(pool, n_guesses)
     elif kind == "jotto":
         game = make_game("jotto")
-        pool = sorted({w for w in SGB_WORDS if len(set(w)) == 5})
+        pool = list(jotto_allowable(SGB_WORDS))  # no anagrams: reply 5 means found
         guesses = rng.sample(pool, n_guesses)
     else:
         game = make_game("mastermind", 3, 4)
@@ -130,8 +130,8 @@ def solved_total(pm, mode, max_guesses):
     kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
     mode=st.sampled_from(["normal", "hard", "consistent"]),
     seed=st.integers(0, 10**6),
-    n_answers=st.integers(6, 12),
-    extra=st.integers(8, 20),
+    n_answers=st.integers(6, 13),
+    extra=st.integers(8, 22),
     max_guesses=st.integers(2, 5),
 )
 def test_matches_brute_force(kind, mode, seed, n_answers, extra, max_guesses):
@@ -146,8 +146,9 @@ def test_matches_brute_force(kind, mode, seed, n_answers, extra, max_guesses):
 @pytest.mark.parametrize("kind", ["wordle", "jotto", "mastermind"])
 @pytest.mark.parametrize("mode", ["normal", "hard", "consistent"])
 def test_fixed_instances(kind, mode):
-    for seed in range(3):
-        pm = random_instance(kind, 1000 + seed, 14, 36)
+    seeds = 1 if (kind, mode) == ("wordle", "hard") else 4  # the oracle is slow there
+    for seed in range(seeds):
+        pm = random_instance(kind, 1000 + seed, 15, 25)
         for max_guesses in (3, 4, 6):
             expected = brute_force(pm, mode, max_guesses)
             total, result = solved_total(pm, mode, max_guesses)
