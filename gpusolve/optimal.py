@@ -86,21 +86,28 @@ class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int) -> None:
-        from .kernels.optimal_cpu import N_STATS, SCRATCH
+        from .kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH
 
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
         levels = ctx.max_guesses + 2
         table = 1 << max(4, int(2 * g - 1).bit_length())
-        self.sets = np.zeros((levels, a), np.int32)
+        self.levels = levels
+        self.cmat = np.empty((levels, 0), np.uint8)  # grown on demand (pages touched as used)
+        self.stride = np.zeros(levels, np.int64)
+        self.cols = np.zeros((levels, a), np.int32)
+        self.glob = np.zeros((levels, a), np.int32)
+        self.arow = np.zeros((levels, a), np.int32)
+        self.tarow = np.zeros((levels, a), np.int32)
+        self.rowg = np.zeros((levels, g), np.int32)
         self.cand = np.zeros((levels, g), np.int32)
         self.ncand = np.zeros(levels, np.int64)
-        self.surv = np.zeros((levels, g), np.int32)
         self.lbs = np.zeros((levels, g), np.int64)
         self.keys = np.zeros((levels, g), np.int64)
         self.mark = np.zeros(npat, np.int64)
         self.cnt = np.zeros(npat, np.int64)
         self.inset = np.zeros(g, np.int64)
+        self.inpos = np.zeros(g, np.int32)
         self.dd_stamp = np.zeros(table, np.int64)
         self.dd_idx = np.zeros(table, np.int32)
         self.hv = np.zeros(g, np.uint64)
@@ -108,8 +115,6 @@ class _Workspace:
         self.bstart = np.zeros((levels, npat), np.int64)
         self.bsize = np.zeros((levels, npat), np.int64)
         self.blb = np.zeros((levels, npat), np.int64)
-        self.bh1 = np.zeros((levels, npat), np.uint64)
-        self.bh2 = np.zeros((levels, npat), np.uint64)
         self.scratch = np.zeros(max(SCRATCH, 32), np.int64)
         entries = max(16, 1 << max(4, memo_entries.bit_length() - 1))
         self.mk1 = np.zeros(entries, np.uint64)
@@ -119,6 +124,8 @@ class _Workspace:
         self.mflag = np.zeros(entries, np.int8)
         self.msize = np.zeros(entries, np.int32)
         self.stats = np.zeros(N_STATS, np.int64)
+        self.params = ctx.params.copy()
+        self.params[P_MEMO_MASK] = entries - 1
         self.ctx = ctx
 
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
@@ -127,15 +134,21 @@ class _Workspace:
         from .kernels.optimal_cpu import S_BEST, solve_set
 
         c = self.ctx
+        need = len(guesses) * len(answers)
+        if self.cmat.shape[1] < need:
+            self.cmat = np.empty((self.levels, need), np.uint8)
         value = solve_set(
             answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
             np.uint64(ah[0]), np.uint64(ah[1]),
-            c.params, c.codes, c.answer_rows, c.zob1, c.zob2, c.zg1, c.zg2, c.glet, c.gcnt, c.glet,
-            self.sets, self.cand, self.ncand, self.surv, self.lbs, self.keys, self.mark, self.cnt,
-            self.inset, self.dd_stamp, self.dd_idx, self.hv, self.bcode, self.bstart, self.bsize,
-            self.blb, self.bh1, self.bh2, self.scratch,
+            self.params, c.codes, c.answer_rows, c.zob1, c.zob2, c.zg1, c.zg2, c.glet, c.gcnt, c.glet,
+            self.cmat, self.stride, self.cols, self.glob, self.arow, self.tarow, self.rowg,
+            self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset, self.inpos,
+            self.dd_stamp, self.dd_idx, self.hv, self.bcode, self.bstart, self.bsize, self.blb,
+            self.scratch,
             self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.stats, stop,
         )
+        if value < 0:
+            raise GpusolveError("internal error: an answer is not among the allowed guesses")
         return int(value), int(self.stats[S_BEST])
 
     @property

@@ -160,12 +160,12 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch)
 
 
 @njit(cache=True, nogil=True)
-def _splits(row, S, n, mark, stats):
-    """Return whether the reply row splits the n answers of S into n different replies."""
+def _splits(mat, base, cols, lo, n, mark, stats):
+    """Return whether the replies ``mat[base + cols[lo + i]]`` are n different ones."""
     stats[S_STAMP] += 1
     st = stats[S_STAMP]
     for i in range(n):
-        c = row[S[i]]
+        c = mat[base + cols[lo + i]]
         if mark[c] == st:
             return False
         mark[c] = st
@@ -174,40 +174,48 @@ def _splits(row, S, n, mark, stats):
 
 @njit(cache=True, nogil=True)
 def _node(level, lo, n, d, beta, ah1, ah2,
-          params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-          sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
-          bcode, bstart, bsize, blb, bh1, bh2, scratch,
+          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+          cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+          bcode, bstart, bsize, blb, scratch,
           mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
 
-    ``S = sets[level, lo:lo + n]``; guesses from ``cand[level, :ncand[level]]`` (hashes
-    ``ah1, ah2`` of that list, used as memo key in hard mode). At level 0 the best guess
-    found (or -1) is left in ``stats[S_BEST]``.
+    The node's answers are positions ``lo:lo + n`` of row ``level`` of ``cols`` (columns of
+    the compact reply matrix ``cmat[level]``, row stride ``stride[level]``), ``glob`` (answer
+    columns of the full matrix) and ``arow`` (the ``cmat[level]`` row of each answer as a
+    guess). Its guesses are the rows ``cand[level, :ncand[level]]`` of ``cmat[level]``
+    (``rowg`` gives their guess rows; hashes ``ah1, ah2`` of the list key the memo in hard
+    mode). The node writes the replies of the guesses it keeps to ``cmat[level + 1]`` (one row
+    of ``n`` per guess) for its children. At level 0 the best guess row found (or -1) is left
+    in ``stats[S_BEST]``.
     """
     if n == 1:
         if level == 0:
-            stats[S_BEST] = answer_rows[sets[level, lo]]
+            stats[S_BEST] = answer_rows[glob[level, lo]]
         return 1
     if d <= 1:
         return INF
     if n == 2:
         if level == 0:
-            stats[S_BEST] = answer_rows[sets[level, lo]]
+            stats[S_BEST] = answer_rows[glob[level, lo]]
         return 3
     if stop[0] != 0:
         return INF
     stats[S_NODES] += 1
+    stats[16 + d] += 1
     mode = params[P_MODE]
     solved = params[P_SOLVED]
     mask = params[P_MEMO_MASK]
-    S = sets[level, lo:lo + n]
+    mat = cmat[level]
+    width = stride[level]
 
     # memo
     h1 = np.uint64(0)
     h2 = np.uint64(0)
-    for i in range(n):
-        h1 += zob1[S[i]]
-        h2 += zob2[S[i]]
+    for i in range(lo, lo + n):
+        h1 += zob1[glob[level, i]]
+        h2 += zob2[glob[level, i]]
     if mode == HARD:
         h1 += ah1 * _MIX
         h2 ^= ah2 * _GOLD
@@ -224,37 +232,35 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             return mval[slot]
         known_lb = max(known_lb, mval[slot])
 
-    # the guesses to scan: consistent mode scans S itself
+    # the guesses to scan: consistent mode scans the answers of S
     if mode == CONSISTENT:
-        m_in = n
         for i in range(n):
-            cand[level, i] = answer_rows[S[i]]
+            cand[level, i] = arow[level, lo + i]
         ncand[level] = n
     m_in = ncand[level]
     rows = cand[level]
-    stats[16 + d] += 1
-
-    # mark the guess rows that are answers of S
-    stats[S_STAMP] += 1
-    node_stamp = stats[S_STAMP]
-    for i in range(n):
-        inset[answer_rows[S[i]]] = node_stamp
 
     # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
     # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
     if n <= params[P_NPAT]:
         for i in range(n):
-            g = answer_rows[S[i]]
-            if _splits(codes[g], S, n, mark, stats):
+            r = arow[level, lo + i]
+            if _splits(mat, r * width, cols[level], lo, n, mark, stats):
+                g = rowg[level, r]
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0:
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
                                 2 * n - 1, g, n, stats)
                 return 2 * n - 1
+        stats[S_STAMP] += 1
+        node_stamp = stats[S_STAMP]
+        for i in range(n):
+            inset[rowg[level, arow[level, lo + i]]] = node_stamp
         for j in range(m_in):
-            g = rows[j]
-            if inset[g] != node_stamp and _splits(codes[g], S, n, mark, stats):
+            r = rows[j]
+            g = rowg[level, r]
+            if inset[g] != node_stamp and _splits(mat, r * width, cols[level], lo, n, mark, stats):
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0:
@@ -266,32 +272,47 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
                         stats)
         return INF
-    if known_lb < 2 * n + 1:
-        known_lb = 2 * n + 1
+    # no guess splits S into singletons: at least 2n (a guess in S leaving one pair costs 2n)
+    if known_lb < 2 * n:
+        known_lb = 2 * n
     if known_lb >= beta:
         if stop[0] == 0:
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
                         n, stats)
         return known_lb
 
-    # scan: distinct replies B, membership s, sum of squared bucket sizes, reply-vector hash
+    # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
+    # the useful ones (one per distinct reply vector in normal mode) with their replies on S
+    # as rows of cmat[level + 1] for the children
     stats[S_SCANNED] += m_in * n
     stats[8 + d] += m_in * n
+    stats[S_STAMP] += 1
+    node_stamp = stats[S_STAMP]
+    for i in range(n):
+        g = rowg[level, arow[level, lo + i]]
+        inset[g] = node_stamp
+        inpos[g] = i
+    out = cmat[level + 1]
+    stride[level + 1] = n
+    colsl = cols[level]
     nsurv = 0
     stats[S_STAMP] += 1
     dd_gen = stats[S_STAMP]
     tmask = dd_stamp.shape[0] - 1
     for j in range(m_in):
-        g = rows[j]
+        r = rows[j]
+        g = rowg[level, r]
         in_s = inset[g] == node_stamp
-        row = codes[g]
+        base = r * width
+        dst = nsurv * n
         stats[S_STAMP] += 1
         st = stats[S_STAMP]
         nb = 0
         sq = 0
         hh = np.uint64(0)
         for i in range(n):
-            c = row[S[i]]
+            c = mat[base + colsl[lo + i]]
+            out[dst + i] = c
             if mark[c] != st:
                 mark[c] = st
                 cnt[c] = 1
@@ -308,11 +329,12 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             t = np.int64(hh & np.uint64(tmask))
             dup = False
             while dd_stamp[t] == dd_gen:
-                if hv[dd_idx[t]] == hh:
+                other = dd_idx[t]
+                if hv[other] == hh:
                     same = True
-                    orow = codes[surv[level, dd_idx[t]]]
+                    ob = other * n
                     for i in range(n):
-                        if orow[S[i]] != row[S[i]]:
+                        if out[ob + i] != out[dst + i]:
                             same = False
                             break
                     if same:
@@ -324,8 +346,10 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             dd_stamp[t] = dd_gen
             dd_idx[t] = nsurv
             hv[nsurv] = hh
+        if in_s:
+            tarow[level, inpos[g]] = nsurv
         lb = 3 * n - (1 if in_s else 0) - nb
-        surv[level, nsurv] = g
+        rowg[level + 1, nsurv] = g
         lbs[level, nsurv] = lb
         keys[level, nsurv] = lb * (1 << 32) + sq
         nsurv += 1
@@ -350,27 +374,29 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 
     if mode == NORMAL:
         for j in range(nsurv):
-            cand[level + 1, j] = surv[level, j]
+            cand[level + 1, j] = j
         ncand[level + 1] = nsurv
 
     best = INF
     best_g = -1
-    out = sets[level + 1]
+    ccols = cols[level + 1]
+    cglob = glob[level + 1]
+    carow = arow[level + 1]
     for oi in range(nsurv):
-        j = order[oi]
-        g = surv[level, j]
+        k = order[oi]
         limit = min(best, beta)
-        if lbs[level, j] >= limit:
-            lower = min(lower, lbs[level, j])
+        if lbs[level, k] >= limit:
+            lower = min(lower, lbs[level, k])
             break
-        # partition S by g into out[lo:lo+n] (counting sort), buckets in first-seen order
+        g = rowg[level + 1, k]
+        src = k * n
+        # partition S by guess k (counting sort), buckets in first-seen order
         stats[S_EVALUATED] += 1
-        row = codes[g]
         stats[S_STAMP] += 1
         st = stats[S_STAMP]
         nbk = 0
         for i in range(n):
-            c = row[S[i]]
+            c = out[src + i]
             if mark[c] != st:
                 mark[c] = st
                 cnt[c] = 0
@@ -385,9 +411,12 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             pos += cnt[c]
             cnt[c] = bstart[level, b]  # next write position
         for i in range(n):
-            c = row[S[i]]
-            out[cnt[c]] = S[i]
-            cnt[c] += 1
+            c = out[src + i]
+            w = cnt[c]
+            ccols[w] = i
+            cglob[w] = glob[level, lo + i]
+            carow[w] = tarow[level, i]
+            cnt[c] = w + 1
         # bounds per bucket, tightened by the memo
         total = n
         for b in range(nbk):
@@ -396,21 +425,16 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 blb[level, b] = 0
                 continue
             lbv = 2 * m - 1
-            if m >= 3:
+            if m >= 3 and mode != HARD:
                 x1 = np.uint64(0)
                 x2 = np.uint64(0)
                 for i in range(bstart[level, b], bstart[level, b] + m):
-                    x1 += zob1[out[i]]
-                    x2 += zob2[out[i]]
-                bh1[level, b] = x1
-                bh2[level, b] = x2
-                if mode != HARD:
-                    q1, q2 = _memo_key(x1, x2, d - 1)
-                    sl = _memo_find(mk1, mk2, mask, q1, q2)
-                    if sl >= 0 and mval[sl] > lbv:
-                        lbv = mval[sl]
-            elif m == 2:
-                lbv = 3 if d - 1 >= 2 else INF
+                    x1 += zob1[cglob[i]]
+                    x2 += zob2[cglob[i]]
+                q1, q2 = _memo_key(x1, x2, d - 1)
+                sl = _memo_find(mk1, mk2, mask, q1, q2)
+                if sl >= 0 and mval[sl] > lbv:
+                    lbv = mval[sl]
             blb[level, b] = lbv
             total += lbv
         if total < limit:
@@ -428,13 +452,20 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 ch1 = np.uint64(0)
                 ch2 = np.uint64(0)
                 if mode == HARD:
-                    k, ch1, ch2 = hard_filter(params, glet, gcnt, genc, surv[level], nsurv, g,
-                                              bcode[level, b], cand[level + 1], zg1, zg2, scratch)
-                    ncand[level + 1] = k
+                    kk = 0
+                    for j in range(nsurv):
+                        if hard_allows(params, glet, gcnt, genc, g, bcode[level, b],
+                                       rowg[level + 1, j], scratch):
+                            cand[level + 1, kk] = j
+                            kk += 1
+                            ch1 += zg1[rowg[level + 1, j]]
+                            ch2 += zg2[rowg[level + 1, j]]
+                    ncand[level + 1] = kk
                 v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2,
-                          params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                          sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx,
-                          hv, bcode, bstart, bsize, blb, bh1, bh2, scratch,
+                          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                          cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+                          bcode, bstart, bsize, blb, scratch,
                           mk1, mk2, mval, mguess, mflag, msize, stats, stop)
                 if v < blb[level, b]:
                     v = blb[level, b]
@@ -464,26 +495,48 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 @njit(cache=True, nogil=True)
 def solve_set(answers, d, beta, guesses, ah1, ah2,
               params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-              sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
-              bcode, bstart, bsize, blb, bh1, bh2, scratch,
+              cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+              mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+              bcode, bstart, bsize, blb, scratch,
               mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
 
-    ``guesses`` are the rows allowed at this position (hashes ``ah1, ah2`` in hard mode);
-    the best guess is left in ``stats[S_BEST]`` (-1 when none).
+    ``answers`` are columns of the full reply matrix ``codes``; ``guesses`` its rows allowed
+    here (hashes ``ah1, ah2`` in hard mode; they must include every answer's own row). The
+    best guess row is left in ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for
+    ``len(guesses) * len(answers)`` replies per level.
     """
     n = answers.shape[0]
+    m = guesses.shape[0]
+    top = cmat[0]
+    for j in range(m):
+        row = codes[guesses[j]]
+        rowg[0, j] = guesses[j]
+        cand[0, j] = j
+        inpos[guesses[j]] = -1
+        for i in range(n):
+            top[j * n + i] = row[answers[i]]
     for i in range(n):
-        sets[0, i] = answers[i]
-    for j in range(guesses.shape[0]):
-        cand[0, j] = guesses[j]
-    ncand[0] = guesses.shape[0]
+        cols[0, i] = i
+        glob[0, i] = answers[i]
+        inpos[answer_rows[answers[i]]] = i
+        arow[0, i] = -1
+    for j in range(m):
+        i = inpos[guesses[j]]
+        if i >= 0:
+            arow[0, i] = j
+    for i in range(n):
+        if arow[0, i] < 0:
+            return -1  # an answer of the set is not among the guesses: a caller's error
+    stride[0] = n
+    ncand[0] = m
     stats[S_BEST] = -1
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
     return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2,
-                 params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                 sets, cand, ncand, surv, lbs, keys, mark, cnt, inset, dd_stamp, dd_idx, hv,
-                 bcode, bstart, bsize, blb, bh1, bh2, scratch,
+                 params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                 cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                 mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+                 bcode, bstart, bsize, blb, scratch,
                  mk1, mk2, mval, mguess, mflag, msize, stats, stop)
 
 
