@@ -261,3 +261,37 @@ def test_cli_errors(args, message):
     assert r.exit_code == 2
     assert "error:" in r.output and message in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
+    mode=st.sampled_from(["normal", "hard", "consistent"]),
+    seed=st.integers(0, 10**6),
+    depth=st.integers(2, 5),
+)
+def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode, seed, depth):
+    """The kernel's contract for every beta: exact below it, a true lower bound at or above it."""
+    from gpusolve.optimal import _Context, _Workspace
+
+    pm = random_instance(kind, seed, 12, 24)
+    ctx = _Context(pm, mode, 6)
+    rng = random.Random(seed)
+    stop = np.zeros(1, np.int64)
+    big = 1 << 40
+    for size in (3, 4, 6, 12):
+        cols = sorted(rng.sample(range(len(pm.answers)), size))
+        sub = small_matrix(pm.game, pm.guesses, [pm.answers[i] for i in cols])
+        answers = np.array(cols, np.int32)
+        rows = np.arange(len(pm.guesses), dtype=np.int32)
+        if mode == "consistent":
+            rows = ctx.answer_rows[answers].copy()
+        expected = brute_force(sub, mode, depth)
+        true = big if expected == INF else expected
+        for beta in range(2 * size - 1, min(true, 4 * size) + 2):
+            for entries in (16, 1 << 12):
+                v = _Workspace(ctx, entries).solve(answers, depth, beta, rows, ctx.list_hash(rows), stop)[0]
+                if v < beta:
+                    assert v == true
+                else:
+                    assert beta <= v <= true
