@@ -160,16 +160,20 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch)
 
 
 @njit(cache=True, nogil=True)
-def _splits(mat, base, cols, lo, n, mark, stats):
-    """Return whether the replies ``mat[base + cols[lo + i]]`` are n different ones."""
+def _repeats(mat, base, cols, lo, n, mark, stats, most):
+    """Return how many of the replies ``mat[base + cols[lo + i]]`` repeat an earlier one
+    (counting stops at ``most``)."""
     stats[S_STAMP] += 1
     st = stats[S_STAMP]
+    k = 0
     for i in range(n):
         c = mat[base + cols[lo + i]]
         if mark[c] == st:
-            return False
+            k += 1
+            if k >= most:
+                return k
         mark[c] = st
-    return True
+    return k
 
 
 @njit(cache=True, nogil=True)
@@ -242,10 +246,12 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 
     # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
     # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
-    if n <= params[P_NPAT]:
+    if n <= params[P_NPAT] + 1:
+        pair = -1
         for i in range(n):
             r = arow[level, lo + i]
-            if _splits(mat, r * width, cols[level], lo, n, mark, stats):
+            k = _repeats(mat, r * width, cols[level], lo, n, mark, stats, 2)
+            if k == 0:
                 g = rowg[level, r]
                 if level == 0:
                     stats[S_BEST] = g
@@ -253,6 +259,16 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
                                 2 * n - 1, g, n, stats)
                 return 2 * n - 1
+            if k == 1 and pair < 0:
+                pair = rowg[level, r]
+        if pair >= 0 and d >= 3:
+            # a guess in S leaving one pair costs 2n, and nothing does better (see below)
+            if level == 0:
+                stats[S_BEST] = pair
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                            pair, n, stats)
+            return 2 * n
         stats[S_STAMP] += 1
         node_stamp = stats[S_STAMP]
         for i in range(n):
@@ -260,7 +276,8 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         for j in range(m_in):
             r = rows[j]
             g = rowg[level, r]
-            if inset[g] != node_stamp and _splits(mat, r * width, cols[level], lo, n, mark, stats):
+            if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
+                                                   1) == 0:
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0:
@@ -313,14 +330,11 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         for i in range(n):
             c = mat[base + colsl[lo + i]]
             out[dst + i] = c
-            if mark[c] != st:
-                mark[c] = st
-                cnt[c] = 1
-                nb += 1
-                sq += 1
-            else:
-                sq += 2 * cnt[c] + 1
-                cnt[c] += 1
+            seen = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
+            mark[c] = st
+            cnt[c] = seen + 1
+            nb += seen == 0
+            sq += 2 * seen + 1
             hh += np.uint64(c + 1) * zob1[i]
         if nb == 1 and not in_s:
             continue  # splits nothing: only wastes a guess, here and below
