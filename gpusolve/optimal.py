@@ -94,6 +94,11 @@ class _Workspace:
         table = 1 << max(4, int(2 * g - 1).bit_length())
         self.levels = levels
         self.cmat = np.empty((levels, 0), np.uint8)  # grown on demand (pages touched as used)
+        self.cmatT = np.empty((levels, 0, g), np.uint8)
+        self.veq = np.zeros(g, np.uint8)
+        self.vpairs = np.zeros(g, np.uint16)
+        self.vfirst = np.zeros(g, np.uint16)
+        self.vhash = np.zeros(g, np.uint32)
         self.stride = np.zeros(levels, np.int64)
         self.cols = np.zeros((levels, a), np.int32)
         self.glob = np.zeros((levels, a), np.int32)
@@ -137,13 +142,16 @@ class _Workspace:
         need = len(guesses) * len(answers)
         if self.cmat.shape[1] < need:
             self.cmat = np.empty((self.levels, need), np.uint8)
+        if self.cmatT.shape[1] < len(answers):
+            self.cmatT = np.empty((self.levels, len(answers), self.rowg.shape[1]), np.uint8)
         value = solve_set(
             answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
             np.uint64(ah[0]), np.uint64(ah[1]),
             self.params, c.codes, c.answer_rows, c.zob1, c.zob2, c.zg1, c.zg2, c.glet, c.gcnt, c.glet,
-            self.cmat, self.stride, self.cols, self.glob, self.arow, self.tarow, self.rowg,
-            self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset, self.inpos,
-            self.dd_stamp, self.dd_idx, self.hv, self.bcode, self.bstart, self.bsize, self.blb,
+            self.cmat, self.cmatT, self.stride, self.cols, self.glob, self.arow, self.tarow,
+            self.rowg, self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset,
+            self.inpos, self.dd_stamp, self.dd_idx, self.hv, self.veq, self.vpairs, self.vfirst,
+            self.vhash, c.zob32, self.bcode, self.bstart, self.bsize, self.blb,
             self.scratch,
             self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.stats, stop,
         )
@@ -162,8 +170,18 @@ class _Workspace:
 class _Context:
     """The arrays every workspace shares: matrix, hashes, mode parameters."""
 
-    def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int) -> None:
-        from .kernels.optimal_cpu import N_PARAMS, P_COLOURS, P_KIND, P_LENGTH, P_MODE, P_NPAT, P_SOLVED
+    def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int, vector_max: int | None = None) -> None:
+        from .kernels.optimal_cpu import (
+            N_PARAMS,
+            P_COLOURS,
+            P_KIND,
+            P_LENGTH,
+            P_MODE,
+            P_NPAT,
+            P_SOLVED,
+            P_VECTOR_MAX,
+            VECTOR_MAX,
+        )
 
         game = pm.game
         if pm.codes.dtype != np.uint8:
@@ -180,6 +198,7 @@ class _Context:
         bits = np.iinfo(np.uint64).max
         self.zob1 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)
         self.zob2 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)
+        self.zob32 = (self.zob1 >> np.uint64(32)).astype(np.uint32) | np.uint32(1)
         self.zg1 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
         self.zg2 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
         self.glet = game.encode(pm.guesses)
@@ -193,6 +212,7 @@ class _Context:
         self.params[P_KIND] = game.kind
         self.params[P_LENGTH] = game.length
         self.params[P_COLOURS] = game.colours
+        self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
@@ -383,14 +403,17 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
           cutoff: int | None = None, candidates: int | None = None, answers: np.ndarray | None = None,
           moves: list[tuple[Word, int]] | None = None, memo_mb: int = DEFAULT_MEMO_MB,
           progress: Callable[[dict], None] | None = None, alternatives: int = 0,
-          workers: int | None = None, objective: str = "total", build_tree: bool = True) -> OptimalResult:
+          workers: int | None = None, objective: str = "total", build_tree: bool = True,
+          vector_max: int | None = None) -> OptimalResult:
     """Return the optimal tree (least total guesses, every answer within ``max_guesses``).
 
     ``start`` fixes the first guess; otherwise first guesses are tried by increasing bound
     (``candidates`` keeps only the N best by that bound). ``moves`` (guess, reply code) start
     from a mid-game position; ``answers`` restrict the answer columns. ``cutoff`` T: only
     whether the total is below T matters (``below_cutoff`` False means "total >= T").
-    ``alternatives`` K also proves the values of the K next-best first guesses.
+    ``alternatives`` K also proves the values of the K next-best first guesses. ``workers``
+    threads (default 2) share the buckets; ``vector_max`` tunes the kernel (sets up to that
+    size use the vectorized scan; 0 turns it off; the value never changes a result).
     """
     from .kernels.optimal_cpu import INF, guess_bounds
 
@@ -403,7 +426,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     if depth < 1:
         raise GpusolveError(f"{len(moves)} moves played: no guesses left within {max_guesses}")
     started = time.perf_counter()
-    ctx = _Context(pm, mode, max_guesses)
+    ctx = _Context(pm, mode, max_guesses, vector_max)
     alive = remaining_answers(pm, moves) if answers is None else np.asarray(answers, np.int32)
     if answers is not None and moves:
         alive = np.intersect1d(alive, remaining_answers(pm, moves)).astype(np.int32)

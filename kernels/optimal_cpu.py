@@ -50,14 +50,18 @@ INF = 1 << 40
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
-P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK = range(7)
-N_PARAMS = 7
+P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX = range(8)
+N_PARAMS = 8
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
 N_STATS = 24
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
+
+VECTOR_MAX = 40
+"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
+(normal mode); larger sets and the other modes count replies guess by guess."""
 """Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
@@ -177,10 +181,98 @@ def _repeats(mat, base, cols, lo, n, mark, stats, most):
 
 
 @njit(cache=True, nogil=True)
+def _pair_scan(T, cols, lo, n, m, veq, vpairs, vfirst, vhash, zob32):
+    """Fill per guess j < m: equal reply pairs, distinct replies and a reply-vector hash over
+    the answers ``cols[lo:lo + n]`` (rows of the answer-major ``T``), vectorized over guesses."""
+    for j in range(m):
+        vpairs[j] = 0
+        vfirst[j] = 0
+        vhash[j] = 0
+    for i in range(n):
+        ci = T[cols[lo + i]]
+        for j in range(m):
+            veq[j] = 0
+        for i2 in range(i):
+            cj = T[cols[lo + i2]]
+            for j in range(m):
+                e = ci[j] == cj[j]
+                veq[j] |= e
+                vpairs[j] += e
+        z = zob32[i]
+        for j in range(m):
+            vfirst[j] += 1 - veq[j]
+            vhash[j] += np.uint32(ci[j] + 1) * z
+
+
+@njit(cache=True, nogil=True)
+def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, node_stamp,
+               dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark, cnt, dd_stamp, dd_idx,
+               hv, zob1, stats):
+    """Scan the guess rows ``rows[:m_in]`` of a guess-major matrix over a node's answers;
+    keep the useful ones (one per reply vector in normal mode) and return how many."""
+    nsurv = 0
+    for j in range(m_in):
+        r = rows[j]
+        g = rowg[level, r]
+        in_s = inset[g] == node_stamp
+        base = r * width
+        dst = nsurv * n
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nb = 0
+        sq = 0
+        hh = np.uint64(0)
+        for i in range(n):
+            c = mat[base + colsl[lo + i]]
+            out[dst + i] = c
+            seen = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
+            mark[c] = st
+            cnt[c] = seen + 1
+            nb += seen == 0
+            sq += 2 * seen + 1
+            hh += np.uint64(c + 1) * zob1[i]
+        if nb == 1 and not in_s:
+            continue  # splits nothing: only wastes a guess, here and below
+        if mode == NORMAL:
+            # keep one guess per distinct reply vector over S
+            t = np.int64(hh & np.uint64(tmask))
+            dup = False
+            while dd_stamp[t] == dd_gen:
+                other = dd_idx[t]
+                if hv[other] == hh:
+                    same = True
+                    ob = other * n
+                    for i in range(n):
+                        if out[ob + i] != out[dst + i]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                t = (t + 1) & tmask
+            if dup:
+                continue
+            dd_stamp[t] = dd_gen
+            dd_idx[t] = nsurv
+            hv[nsurv] = hh
+        if in_s:
+            tarow[level, inpos[g]] = nsurv
+        lb = 3 * n - (1 if in_s else 0) - nb
+        rowg[level + 1, nsurv] = g
+        for i in range(n):
+            outT[i, nsurv] = out[dst + i]
+        lbs[level, nsurv] = lb
+        keys[level, nsurv] = lb * (1 << 32) + sq
+        nsurv += 1
+
+    return nsurv
+
+
+@njit(cache=True, nogil=True)
 def _node(level, lo, n, d, beta, ah1, ah2,
           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-          cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
           bcode, bstart, bsize, blb, scratch,
           mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
@@ -246,6 +338,9 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 
     # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
     # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
+    # Small sets in normal mode ("fast") find the splitting guesses not in S in the vectorized
+    # scan below instead.
+    fast = mode == NORMAL and n <= params[P_VECTOR_MAX]
     if n <= params[P_NPAT] + 1:
         pair = -1
         for i in range(n):
@@ -273,9 +368,10 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         node_stamp = stats[S_STAMP]
         for i in range(n):
             inset[rowg[level, arow[level, lo + i]]] = node_stamp
-        for j in range(m_in):
+        for j in range(m_in if not fast else 0):
             r = rows[j]
             g = rowg[level, r]
+            stats[15] += 1
             if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
                                                    1) == 0:
                 if level == 0:
@@ -284,19 +380,20 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
                                 g, n, stats)
                 return 2 * n
-    if d == 2:
-        if stop[0] == 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
-                        stats)
-        return INF
-    # no guess splits S into singletons: at least 2n (a guess in S leaving one pair costs 2n)
-    if known_lb < 2 * n:
-        known_lb = 2 * n
-    if known_lb >= beta:
-        if stop[0] == 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
-                        n, stats)
-        return known_lb
+    if not fast:
+        if d == 2:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
+                            n, stats)
+            return INF
+        # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
+        if known_lb < 2 * n:
+            known_lb = 2 * n
+        if known_lb >= beta:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
+                            -1, n, stats)
+            return known_lb
 
     # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
     # the useful ones (one per distinct reply vector in normal mode) with their replies on S
@@ -312,34 +409,51 @@ def _node(level, lo, n, d, beta, ah1, ah2,
     out = cmat[level + 1]
     stride[level + 1] = n
     colsl = cols[level]
-    nsurv = 0
     stats[S_STAMP] += 1
     dd_gen = stats[S_STAMP]
     tmask = dd_stamp.shape[0] - 1
-    for j in range(m_in):
-        r = rows[j]
-        g = rowg[level, r]
-        in_s = inset[g] == node_stamp
-        base = r * width
-        dst = nsurv * n
-        stats[S_STAMP] += 1
-        st = stats[S_STAMP]
-        nb = 0
-        sq = 0
-        hh = np.uint64(0)
-        for i in range(n):
-            c = mat[base + colsl[lo + i]]
-            out[dst + i] = c
-            seen = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
-            mark[c] = st
-            cnt[c] = seen + 1
-            nb += seen == 0
-            sq += 2 * seen + 1
-            hh += np.uint64(c + 1) * zob1[i]
-        if nb == 1 and not in_s:
-            continue  # splits nothing: only wastes a guess, here and below
-        if mode == NORMAL:
-            # keep one guess per distinct reply vector over S
+    outT = cmatT[level + 1]
+    nsurv = 0
+    if fast:
+        # small sets, every row of the answer-major parent matrix: pairwise comparisons of the
+        # answers' reply rows, vectorized over the guesses (the rows here are 0..m_in-1)
+        T = cmatT[level]
+        _pair_scan(T, colsl, lo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
+        # first the bounds alone: a split into singletons, or a cutoff, ends the node here
+        scan_lb = INF
+        for j in range(m_in):
+            nb = np.int64(vfirst[j])
+            in_s = inset[rowg[level, j]] == node_stamp
+            if nb == n and not in_s:
+                g = rowg[level, j]
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                                g, n, stats)
+                return 2 * n
+            lb = 3 * n - (1 if in_s else 0) - nb
+            if lb < scan_lb and (nb > 1 or in_s):
+                scan_lb = lb
+        if d == 2 or scan_lb >= INF:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
+                            n, stats)
+            return INF
+        known_lb = max(known_lb, 2 * n, scan_lb)
+        if known_lb >= beta:
+            stats[14] += 1
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
+                            -1, n, stats)
+            return known_lb
+        for j in range(m_in):
+            g = rowg[level, j]
+            in_s = inset[g] == node_stamp
+            nb = np.int64(vfirst[j])
+            if nb == 1 and not in_s:
+                continue  # splits nothing: only wastes a guess, here and below
+            hh = np.uint64(vhash[j])
             t = np.int64(hh & np.uint64(tmask))
             dup = False
             while dd_stamp[t] == dd_gen:
@@ -347,8 +461,9 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 if hv[other] == hh:
                     same = True
                     ob = other * n
+                    stats[7] += n
                     for i in range(n):
-                        if out[ob + i] != out[dst + i]:
+                        if out[ob + i] != T[colsl[lo + i], j]:
                             same = False
                             break
                     if same:
@@ -360,13 +475,23 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             dd_stamp[t] = dd_gen
             dd_idx[t] = nsurv
             hv[nsurv] = hh
-        if in_s:
-            tarow[level, inpos[g]] = nsurv
-        lb = 3 * n - (1 if in_s else 0) - nb
-        rowg[level + 1, nsurv] = g
-        lbs[level, nsurv] = lb
-        keys[level, nsurv] = lb * (1 << 32) + sq
-        nsurv += 1
+            dst = nsurv * n
+            stats[23] += 1
+            for i in range(n):
+                c = T[colsl[lo + i], j]
+                out[dst + i] = c
+                outT[i, nsurv] = c
+            if in_s:
+                tarow[level, inpos[g]] = nsurv
+            lb = 3 * n - (1 if in_s else 0) - nb
+            rowg[level + 1, nsurv] = g
+            lbs[level, nsurv] = lb
+            keys[level, nsurv] = lb * (1 << 32) + n + 2 * np.int64(vpairs[j])
+            nsurv += 1
+    else:
+        nsurv = _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode,
+                           node_stamp, dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark,
+                           cnt, dd_stamp, dd_idx, hv, zob1, stats)
 
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
@@ -381,6 +506,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
     if node_lb > known_lb:
         known_lb = node_lb
     if known_lb >= beta:
+        stats[14] += 1
         if stop[0] == 0:
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
                         n, stats)
@@ -477,8 +603,9 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                     ncand[level + 1] = kk
                 v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2,
                           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                          cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-                          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+                          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
+                          zob32,
                           bcode, bstart, bsize, blb, scratch,
                           mk1, mk2, mval, mguess, mflag, msize, stats, stop)
                 if v < blb[level, b]:
@@ -509,8 +636,8 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 @njit(cache=True, nogil=True)
 def solve_set(answers, d, beta, guesses, ah1, ah2,
               params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-              cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-              mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+              cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+              mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
               bcode, bstart, bsize, blb, scratch,
               mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
@@ -523,13 +650,16 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
     n = answers.shape[0]
     m = guesses.shape[0]
     top = cmat[0]
+    topT = cmatT[0]
     for j in range(m):
         row = codes[guesses[j]]
         rowg[0, j] = guesses[j]
         cand[0, j] = j
         inpos[guesses[j]] = -1
         for i in range(n):
-            top[j * n + i] = row[answers[i]]
+            c = row[answers[i]]
+            top[j * n + i] = c
+            topT[i, j] = c
     for i in range(n):
         cols[0, i] = i
         glob[0, i] = answers[i]
@@ -548,8 +678,8 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
     return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2,
                  params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                 cmat, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-                 mark, cnt, inset, inpos, dd_stamp, dd_idx, hv,
+                 cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                 mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
                  bcode, bstart, bsize, blb, scratch,
                  mk1, mk2, mval, mguess, mflag, msize, stats, stop)
 

@@ -115,9 +115,9 @@ def random_instance(kind: str, seed: int, n_answers: int, n_guesses: int) -> Pat
     return small_matrix(game, sorted(guesses), sorted(answers))
 
 
-def solved_total(pm, mode, max_guesses):
+def solved_total(pm, mode, max_guesses, vector_max=None):
     try:
-        result = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1)
+        result = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, vector_max=vector_max)
     except GpusolveError as e:
         assert "no strategy finds every answer within" in str(e)
         return INF, None
@@ -153,6 +153,8 @@ def test_fixed_instances(kind, mode):
             expected = brute_force(pm, mode, max_guesses)
             total, result = solved_total(pm, mode, max_guesses)
             assert total == expected, (seed, max_guesses)
+            if mode == "normal":  # the guess-by-guess scan that large sets use
+                assert solved_total(pm, mode, max_guesses, vector_max=0)[0] == expected
             if result is not None:
                 check_tree(result.tree, pm, max_guesses, total, mode)
 
