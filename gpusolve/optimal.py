@@ -99,6 +99,8 @@ class _Workspace:
         self.vpairs = np.zeros(g, np.uint16)
         self.vfirst = np.zeros(g, np.uint16)
         self.vhash = np.zeros(g, np.uint32)
+        self.tmpT = np.empty((0, g), np.uint8)
+        self.ident = np.arange(a, dtype=np.int32)
         self.stride = np.zeros(levels, np.int64)
         self.cols = np.zeros((levels, a), np.int32)
         self.glob = np.zeros((levels, a), np.int32)
@@ -144,6 +146,7 @@ class _Workspace:
             self.cmat = np.empty((self.levels, need), np.uint8)
         if self.cmatT.shape[1] < len(answers):
             self.cmatT = np.empty((self.levels, len(answers), self.rowg.shape[1]), np.uint8)
+            self.tmpT = np.empty((len(answers), self.rowg.shape[1]), np.uint8)
         value = solve_set(
             answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
             np.uint64(ah[0]), np.uint64(ah[1]),
@@ -151,7 +154,7 @@ class _Workspace:
             self.cmat, self.cmatT, self.stride, self.cols, self.glob, self.arow, self.tarow,
             self.rowg, self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset,
             self.inpos, self.dd_stamp, self.dd_idx, self.hv, self.veq, self.vpairs, self.vfirst,
-            self.vhash, c.zob32, self.bcode, self.bstart, self.bsize, self.blb,
+            self.vhash, c.zob32, self.tmpT, self.ident, self.bcode, self.bstart, self.bsize, self.blb,
             self.scratch,
             self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.stats, stop,
         )
@@ -260,6 +263,7 @@ class _Search:
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
         self.stop = np.zeros(1, np.int64)
+        self.solved_by: dict[bytes, _Workspace] = {}
         self.progress = progress
         self.started = time.perf_counter()
 
@@ -282,7 +286,9 @@ class _Search:
         with self.lock:
             ws = self.free.pop()
         try:
-            return ws.solve(answers, depth, beta, rows, ah, stop)
+            value = ws.solve(answers, depth, beta, rows, ah, stop)
+            self.solved_by[answers.tobytes()] = ws  # its memo holds the subtree
+            return value
         finally:
             with self.lock:
                 self.free.append(ws)
@@ -369,7 +375,7 @@ class _Search:
 
 
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
-          guess: int | None = None) -> tuple[Tree, int]:
+          guess: int | None = None, ws: _Workspace | None = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, its total), guess fixed when given."""
     from .kernels.optimal_cpu import INF
 
@@ -379,7 +385,8 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
     if guess is None:
         if n == 1:
             return pm.answers[answers[0]], 1
-        value, guess = search.workspaces[0].solve(answers, depth, INF, rows, ah, search.stop)
+        ws = ws or search.solved_by.get(answers.astype(np.int32).tobytes(), search.workspaces[0])
+        value, guess = ws.solve(answers, depth, INF, rows, ah, search.stop)
         if value >= INF or guess < 0:
             raise GpusolveError("internal error: no strategy for a subtree of the optimal tree")
     node = Node(pm.guesses[guess], n)
@@ -388,7 +395,7 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
         if p == ctx.solved:
             node.branches[p] = pm.guesses[guess]
             continue
-        sub, t = _tree(search, bucket, depth - 1, allowed, bah)
+        sub, t = _tree(search, bucket, depth - 1, allowed, bah, ws=ws)
         node.branches[p] = sub
         total += t
     return node, total

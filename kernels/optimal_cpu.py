@@ -273,6 +273,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
           cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
           bcode, bstart, bsize, blb, scratch,
           mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
@@ -340,7 +341,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
     # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
     # Small sets in normal mode ("fast") find the splitting guesses not in S in the vectorized
     # scan below instead.
-    fast = mode == NORMAL and n <= params[P_VECTOR_MAX]
+    fast = n <= params[P_VECTOR_MAX]
     if n <= params[P_NPAT] + 1:
         pair = -1
         for i in range(n):
@@ -415,17 +416,31 @@ def _node(level, lo, n, d, beta, ah1, ah2,
     outT = cmatT[level + 1]
     nsurv = 0
     if fast:
-        # small sets, every row of the answer-major parent matrix: pairwise comparisons of the
-        # answers' reply rows, vectorized over the guesses (the rows here are 0..m_in-1)
-        T = cmatT[level]
-        _pair_scan(T, colsl, lo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
+        # small sets: pairwise comparisons of the answers' reply rows (answer-major),
+        # vectorized over the guesses. Normal mode scans every row of the parent's matrix
+        # (the rows are 0..m_in-1); the other modes first gather their rows.
+        if mode == NORMAL:
+            T = cmatT[level]
+            tcols = colsl
+            tlo = lo
+        else:
+            src = cmatT[level]
+            for i in range(n):
+                srow = src[colsl[lo + i]]
+                drow = tmpT[i]
+                for j in range(m_in):
+                    drow[j] = srow[rows[j]]
+            T = tmpT
+            tcols = ident
+            tlo = 0
+        _pair_scan(T, tcols, tlo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
         # first the bounds alone: a split into singletons, or a cutoff, ends the node here
         scan_lb = INF
         for j in range(m_in):
             nb = np.int64(vfirst[j])
-            in_s = inset[rowg[level, j]] == node_stamp
+            in_s = inset[rowg[level, rows[j]]] == node_stamp
             if nb == n and not in_s:
-                g = rowg[level, j]
+                g = rowg[level, rows[j]]
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0:
@@ -448,7 +463,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                             -1, n, stats)
             return known_lb
         for j in range(m_in):
-            g = rowg[level, j]
+            g = rowg[level, rows[j]]
             in_s = inset[g] == node_stamp
             nb = np.int64(vfirst[j])
             if nb == 1 and not in_s:
@@ -456,14 +471,14 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             hh = np.uint64(vhash[j])
             t = np.int64(hh & np.uint64(tmask))
             dup = False
-            while dd_stamp[t] == dd_gen:
+            while mode == NORMAL and dd_stamp[t] == dd_gen:
                 other = dd_idx[t]
                 if hv[other] == hh:
                     same = True
                     ob = other * n
                     stats[7] += n
                     for i in range(n):
-                        if out[ob + i] != T[colsl[lo + i], j]:
+                        if out[ob + i] != T[tcols[tlo + i], j]:
                             same = False
                             break
                     if same:
@@ -472,13 +487,13 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 t = (t + 1) & tmask
             if dup:
                 continue
-            dd_stamp[t] = dd_gen
-            dd_idx[t] = nsurv
-            hv[nsurv] = hh
+            if mode == NORMAL:
+                dd_stamp[t] = dd_gen
+                dd_idx[t] = nsurv
+                hv[nsurv] = hh
             dst = nsurv * n
-            stats[23] += 1
             for i in range(n):
-                c = T[colsl[lo + i], j]
+                c = T[tcols[tlo + i], j]
                 out[dst + i] = c
                 outT[i, nsurv] = c
             if in_s:
@@ -605,7 +620,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
                           cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
                           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
-                          zob32,
+                          zob32, tmpT, ident,
                           bcode, bstart, bsize, blb, scratch,
                           mk1, mk2, mval, mguess, mflag, msize, stats, stop)
                 if v < blb[level, b]:
@@ -638,6 +653,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
               params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
               cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
               mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
               bcode, bstart, bsize, blb, scratch,
               mk1, mk2, mval, mguess, mflag, msize, stats, stop):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
@@ -680,6 +696,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
                  params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
                  cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
                  mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
                  bcode, bstart, bsize, blb, scratch,
                  mk1, mk2, mval, mguess, mflag, msize, stats, stop)
 
