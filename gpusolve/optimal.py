@@ -246,6 +246,31 @@ class _Context:
         return out
 
 
+def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
+    of the guess ``rows`` over the answer columns ``answers``: one GPU launch for large sets
+    on the CUDA backend, the CPU kernel otherwise (the same numbers either way)."""
+    from .kernels import config
+    from .kernels.optimal_cpu import guess_bounds
+
+    answers = np.ascontiguousarray(answers, np.int32)
+    rows = np.ascontiguousarray(rows, np.int32)
+    out = np.zeros((len(rows), 3), np.int64)
+    if pm.backend.name == "cuda" and len(answers) >= config.OPTIMAL_GPU_MIN_ANSWERS and len(rows):
+        from .kernels import optimal_cuda
+
+        xp = pm.backend.xp
+        dev = xp.empty((len(rows), 3), np.int64)
+        blocks = max(1, min(len(rows), 65535))
+        optimal_cuda.guess_bounds[blocks, config.THREADS_PER_BLOCK](
+            pm.backend._on_device(pm.codes), xp.to_device(answers), xp.to_device(rows),
+            pm.game.solved, pm.game.n_patterns, dev)
+        return xp.to_host(dev)
+    guess_bounds(np.ascontiguousarray(pm.codes), answers, rows, pm.answer_rows, pm.game.solved,
+                 pm.game.n_patterns, out)
+    return out
+
+
 def _bucket_bound(m: int) -> int:
     """Return the least total any strategy can take on ``m`` answers (2m - 1)."""
     return 2 * m - 1
@@ -422,7 +447,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     threads (default 2) share the buckets; ``vector_max`` tunes the kernel (sets up to that
     size use the vectorized scan; 0 turns it off; the value never changes a result).
     """
-    from .kernels.optimal_cpu import INF, guess_bounds
+    from .kernels.optimal_cpu import INF
 
     _check_objective(objective)
     mode = check_mode(mode)
@@ -461,8 +486,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         cand = np.array([g0], np.int32)
     else:
         cand = rows
-    table = np.zeros((len(cand), 3), np.int64)
-    guess_bounds(ctx.codes, alive, cand, ctx.answer_rows, ctx.solved, ctx.n_patterns, table)
+    table = guess_table(pm, alive, cand)
     useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
     if start is None:
         cand, table = cand[useful], table[useful]
