@@ -30,6 +30,10 @@ OBJECTIVES = ("total",)
 (worst-case) objective plugs in here: its own closed forms and bucket bound in the kernel."""
 
 DEFAULT_MEMO_MB = 512
+"""Memo size (MiB, all workers together); each entry takes 33 bytes."""
+
+Child = tuple[int, np.ndarray, np.ndarray, tuple[int, int]]
+"""A bucket under a guess: (reply, answer columns, allowed guess rows, hard-mode list hash)."""
 MODE_IDS = {"normal": 0, "hard": 1, "consistent": 2}
 
 
@@ -232,7 +236,7 @@ class _Context:
         with np.errstate(over="ignore"):
             return int(self.zg1[rows].sum(dtype=np.uint64)), int(self.zg2[rows].sum(dtype=np.uint64))
 
-    def children(self, answers: np.ndarray, rows: np.ndarray, g: int) -> list[tuple[int, np.ndarray, np.ndarray, tuple[int, int]]]:
+    def children(self, answers: np.ndarray, rows: np.ndarray, g: int) -> list[Child]:
         """Return (reply, answers, allowed rows, list hash) per bucket of ``answers`` under ``g``."""
         replies = self.codes[g, answers]
         out = []
@@ -322,7 +326,8 @@ class _Search:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
 
-    def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int, bound: int) -> tuple[int, bool]:
+    def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
+                 bound: int) -> tuple[int, bool]:
         """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it."""
         from .kernels.optimal_cpu import INF
 
@@ -351,8 +356,8 @@ class _Search:
         refuted = False
         try:
             while todo or running:
-                while todo and (self.pool is None and not running or
-                                self.pool is not None and len(running) < len(self.workspaces)):
+                while todo and ((self.pool is None and not running) or
+                                (self.pool is not None and len(running) < len(self.workspaces))):
                     i = todo.pop(0)
                     _, bucket, allowed, ah = kids[i]
                     limit = bound - (current() - lbs[i])
@@ -582,4 +587,4 @@ def value_of(pm: PatternMatrix, moves: list[tuple[Word, int]], mode: str = "norm
     return solve(pm, mode=mode, max_guesses=max_guesses, moves=moves, alternatives=alternatives, **kw)
 
 
-__all__ = ["DEFAULT_MEMO_MB", "OBJECTIVES", "Alternative", "OptimalResult", "solve", "value_of", "WORDLE"]
+__all__ = ["DEFAULT_MEMO_MB", "OBJECTIVES", "WORDLE", "Alternative", "OptimalResult", "solve", "value_of"]

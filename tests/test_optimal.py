@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -36,7 +36,7 @@ def brute_force(pm: PatternMatrix, mode: str, max_guesses: int) -> float:
     game = pm.game
     reply = {(g, a): game.reply(g, a) for g in pm.guesses for a in pm.answers}
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(answers: frozenset, depth: int, allowed: frozenset) -> float:
         if depth == 0:
             return INF
@@ -83,7 +83,8 @@ def check_tree(tree, pm: PatternMatrix, max_guesses: int, total: int, mode: str)
                 seen.append((t.guess, depth))
             else:
                 walk(sub, bucket, depth + 1, [*moves, (t.guess, p)])
-        assert sum(len([a for a in answers if game.reply(t.guess, a) == p]) for p in t.branches) == len(answers)
+        covered = sum(len([a for a in answers if game.reply(t.guess, a) == p]) for p in t.branches)
+        assert covered == len(answers)
 
     walk(tree, list(pm.answers), 1, [])
     assert sorted(a for a, _ in seen) == sorted(pm.answers)
@@ -301,8 +302,9 @@ def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode,
 
 @pytest.mark.cuda
 def test_guess_bounds_cuda_equals_cpu(monkeypatch):
-    from gpusolve.backend import CudaBackend
     from gpusolve.kernels import config
+
+    from gpusolve.backend import CudaBackend
     from gpusolve.optimal import guess_table
 
     pm = random_instance("wordle", 3, 20, 40)

@@ -35,7 +35,8 @@ class _Display:
         self.progress = None
         if enabled:
             self.progress = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                TextColumn("[bold]{task.description}"), BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
                 TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
             )
             self.guesses = self.progress.add_task("first guesses", total=None, best="")
@@ -104,8 +105,10 @@ def optimal_tree(
     mode: Annotated[str, typer.Option("--mode", help=", ".join(MODES))] = "normal",
     max_guesses: Annotated[int, typer.Option("--max-guesses", help="Every answer within N guesses.")] = 6,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree (JSON, gpusolve-tree/1).")] = None,
-    memo_mb: Annotated[int, typer.Option("--memo-mb", help="Memo size in MiB (all workers).")] = DEFAULT_MEMO_MB,
-    workers: Annotated[int | None, typer.Option("--workers", help="Worker threads [default: 2 or cores].")] = None,
+    memo_mb: Annotated[int, typer.Option(
+        "--memo-mb", help="Memo size in MiB (all workers).")] = DEFAULT_MEMO_MB,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="Worker threads [default: 2 or cores].")] = None,
     alternatives: Annotated[int, typer.Option(
         "--alternatives", help="Also prove the values of the K next-best guesses (--state: 4).")] = -1,
     game: Game = "wordle", length: Length = 5, colours: Colours = 6,
