@@ -59,7 +59,7 @@ N_STATS = 24
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
 
-VECTOR_MAX = 40
+VECTOR_MAX = 128
 """Default largest set scanned by pairwise reply comparisons vectorized over the guesses
 (normal mode); larger sets and the other modes count replies guess by guess."""
 """Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
