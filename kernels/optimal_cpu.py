@@ -269,7 +269,7 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
 
 
 @njit(cache=True, nogil=True)
-def _node(level, lo, n, d, beta, ah1, ah2,
+def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
           cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
@@ -317,7 +317,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         h1 += ah1 * _MIX
         h2 ^= ah2 * _GOLD
     k1, k2 = _memo_key(h1, h2, d)
-    slot = _memo_find(mk1, mk2, mask, k1, k2)
+    slot = _memo_find(mk1, mk2, mask, k1, k2) if cg < 0 else -1
     known_lb = 2 * n - 1
     if slot >= 0:
         stats[S_MEMO_HITS] += 1
@@ -351,7 +351,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 g = rowg[level, r]
                 if level == 0:
                     stats[S_BEST] = g
-                if stop[0] == 0:
+                if stop[0] == 0 and cg < 0:
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
                                 2 * n - 1, g, n, stats)
                 return 2 * n - 1
@@ -361,7 +361,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             # a guess in S leaving one pair costs 2n, and nothing does better (see below)
             if level == 0:
                 stats[S_BEST] = pair
-            if stop[0] == 0:
+            if stop[0] == 0 and cg < 0:
                 _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
                             pair, n, stats)
             return 2 * n
@@ -374,16 +374,17 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             g = rowg[level, r]
             stats[15] += 1
             if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
-                                                   1) == 0:
+                                                   1) == 0 and (
+                    cg < 0 or hard_allows(params, glet, gcnt, genc, cg, cp, g, scratch)):
                 if level == 0:
                     stats[S_BEST] = g
-                if stop[0] == 0:
+                if stop[0] == 0 and cg < 0:
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
                                 g, n, stats)
                 return 2 * n
     if not fast:
         if d == 2:
-            if stop[0] == 0:
+            if stop[0] == 0 and cg < 0:
                 _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
                             n, stats)
             return INF
@@ -391,7 +392,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         if known_lb < 2 * n:
             known_lb = 2 * n
         if known_lb >= beta:
-            if stop[0] == 0:
+            if stop[0] == 0 and cg < 0:
                 _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
                             -1, n, stats)
             return known_lb
@@ -439,11 +440,12 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         for j in range(m_in):
             nb = np.int64(vfirst[j])
             in_s = inset[rowg[level, rows[j]]] == node_stamp
-            if nb == n and not in_s:
+            if nb == n and not in_s and (cg < 0 or hard_allows(params, glet, gcnt, genc, cg, cp,
+                                                                 rowg[level, rows[j]], scratch)):
                 g = rowg[level, rows[j]]
                 if level == 0:
                     stats[S_BEST] = g
-                if stop[0] == 0:
+                if stop[0] == 0 and cg < 0:
                     _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
                                 g, n, stats)
                 return 2 * n
@@ -451,14 +453,14 @@ def _node(level, lo, n, d, beta, ah1, ah2,
             if lb < scan_lb and (nb > 1 or in_s):
                 scan_lb = lb
         if d == 2 or scan_lb >= INF:
-            if stop[0] == 0:
+            if stop[0] == 0 and cg < 0:
                 _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
                             n, stats)
             return INF
         known_lb = max(known_lb, 2 * n, scan_lb)
         if known_lb >= beta:
             stats[14] += 1
-            if stop[0] == 0:
+            if stop[0] == 0 and cg < 0:
                 _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
                             -1, n, stats)
             return known_lb
@@ -510,7 +512,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
-        if stop[0] == 0:
+        if stop[0] == 0 and cg < 0:
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
                         stats)
         return INF
@@ -522,7 +524,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
         known_lb = node_lb
     if known_lb >= beta:
         stats[14] += 1
-        if stop[0] == 0:
+        if stop[0] == 0 and cg < 0:
             _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
                         n, stats)
         return known_lb
@@ -534,6 +536,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
 
     best = INF
     best_g = -1
+    ident_written = -1
     ccols = cols[level + 1]
     cglob = glob[level + 1]
     carow = arow[level + 1]
@@ -606,7 +609,20 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                 rest = total - blb[level, b]
                 ch1 = np.uint64(0)
                 ch2 = np.uint64(0)
-                if mode == HARD:
+                lg = -1
+                lp = -1
+                if mode == HARD and d - 1 == 2:
+                    # a depth-2 child only needs a guess splitting it into singletons: it
+                    # checks the new hard-mode constraint (lg, lp) on those alone, unmemoized
+                    lg = g
+                    lp = bcode[level, b]
+                    if ident_written != nsurv:
+                        for j in range(nsurv):
+                            cand[level + 1, j] = j
+                        ident_written = nsurv
+                    ncand[level + 1] = nsurv
+                elif mode == HARD:
+                    ident_written = -1
                     kk = 0
                     for j in range(nsurv):
                         if hard_allows(params, glet, gcnt, genc, g, bcode[level, b],
@@ -616,7 +632,7 @@ def _node(level, lo, n, d, beta, ah1, ah2,
                             ch1 += zg1[rowg[level + 1, j]]
                             ch2 += zg2[rowg[level + 1, j]]
                     ncand[level + 1] = kk
-                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2,
+                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2, lg, lp,
                           params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
                           cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
                           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
@@ -692,7 +708,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
     ncand[0] = m
     stats[S_BEST] = -1
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
-    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2,
+    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2, zero - 1, zero - 1,
                  params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
                  cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
                  mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
