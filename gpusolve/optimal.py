@@ -126,7 +126,7 @@ class _Workspace:
         self.bstart = np.zeros((levels, npat), np.int64)
         self.bsize = np.zeros((levels, npat), np.int64)
         self.blb = np.zeros((levels, npat), np.int64)
-        self.scratch = np.zeros(max(SCRATCH, 32), np.int64)
+        self.scratch = np.zeros(max(SCRATCH, 64), np.int64)
         entries = max(16, 1 << max(4, memo_entries.bit_length() - 1))
         self.mk1 = np.zeros(entries, np.uint64)
         self.mk2 = np.zeros(entries, np.uint64)
@@ -226,7 +226,7 @@ class _Context:
         from .kernels.optimal_cpu import hard_filter
 
         out = np.empty(len(rows), np.int32)
-        scratch = np.zeros(32, np.int64)
+        scratch = np.zeros(64, np.int64)
         k, h1, h2 = hard_filter(self.params, self.glet, self.gcnt, self.glet, rows.astype(np.int32),
                                 len(rows), g, p, out, self.zg1, self.zg2, scratch)
         return out[:k], (int(h1), int(h2))

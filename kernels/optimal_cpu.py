@@ -144,6 +144,52 @@ def hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
     return ok
 
 
+RULE = 32
+"""Offset in the scratch array (64 long) of a compiled hard-mode constraint."""
+
+
+@njit(cache=True, nogil=True)
+def hard_rule(params, glet, g, p, scratch):
+    """Compile the hard-mode constraint of guess row ``g`` with reply ``p`` into scratch[RULE:]:
+    the letter required at each position (-1: none), then (letter, least count) pairs."""
+    if params[P_KIND] != 0:
+        return
+    length = params[P_LENGTH]
+    code = p
+    for k in range(length - 1, -1, -1):
+        digit = code % 3
+        code //= 3
+        scratch[RULE + k] = glet[g, k] if digit == 2 else -1
+        if digit:
+            scratch[glet[g, k]] += 1
+    u = 0
+    for k in range(length):
+        c = glet[g, k]
+        if scratch[c] > 0:
+            scratch[RULE + length + 1 + 2 * u] = c
+            scratch[RULE + length + 2 + 2 * u] = scratch[c]
+            scratch[c] = 0
+            u += 1
+    scratch[RULE + length] = u
+
+
+@njit(cache=True, nogil=True, inline="always")
+def rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
+    """Return whether guess row ``h`` meets the constraint ``hard_rule`` compiled for (g, p)."""
+    if params[P_KIND] != 0:
+        return reply_code(params[P_KIND], genc, g, genc, h, params[P_LENGTH], params[P_COLOURS],
+                          scratch) == p
+    length = params[P_LENGTH]
+    for k in range(length):
+        c = scratch[RULE + k]
+        if c >= 0 and glet[h, k] != c:
+            return False
+    for t in range(scratch[RULE + length]):
+        if gcnt[h, scratch[RULE + length + 1 + 2 * t]] < scratch[RULE + length + 2 + 2 * t]:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch):
     """Write the rows of ``rows[:m]`` hard mode allows after (g, p) to ``out``.
@@ -153,9 +199,10 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch)
     k = 0
     h1 = np.uint64(0)
     h2 = np.uint64(0)
+    hard_rule(params, glet, g, p, scratch)
     for j in range(m):
         h = rows[j]
-        if hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
+        if rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
             out[k] = h
             k += 1
             h1 += zg1[h]
@@ -305,6 +352,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     solved = params[P_SOLVED]
     mask = params[P_MEMO_MASK]
     mat = cmat[level]
+    if cg >= 0:
+        hard_rule(params, glet, cg, cp, scratch)  # this node's own constraint, checked lazily
     width = stride[level]
 
     # memo
@@ -375,7 +424,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
             stats[15] += 1
             if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
                                                    1) == 0 and (
-                    cg < 0 or hard_allows(params, glet, gcnt, genc, cg, cp, g, scratch)):
+                    cg < 0 or rule_allows(params, glet, gcnt, genc, cg, cp, g, scratch)):
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
@@ -440,7 +489,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
         for j in range(m_in):
             nb = np.int64(vfirst[j])
             in_s = inset[rowg[level, rows[j]]] == node_stamp
-            if nb == n and not in_s and (cg < 0 or hard_allows(params, glet, gcnt, genc, cg, cp,
+            if nb == n and not in_s and (cg < 0 or rule_allows(params, glet, gcnt, genc, cg, cp,
                                                                  rowg[level, rows[j]], scratch)):
                 g = rowg[level, rows[j]]
                 if level == 0:
@@ -624,8 +673,9 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 elif mode == HARD:
                     ident_written = -1
                     kk = 0
+                    hard_rule(params, glet, g, bcode[level, b], scratch)
                     for j in range(nsurv):
-                        if hard_allows(params, glet, gcnt, genc, g, bcode[level, b],
+                        if rule_allows(params, glet, gcnt, genc, g, bcode[level, b],
                                        rowg[level + 1, j], scratch):
                             cand[level + 1, kk] = j
                             kk += 1
