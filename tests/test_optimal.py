@@ -228,6 +228,14 @@ def test_salet_normal_7920():
     check_tree(result.tree, pm, 6, 7920, "normal")
 
 
+@pytest.mark.slow
+def test_salet_hard_8122():
+    pm = pattern_matrix(make_game(), "allowed", "answers-2315", "cpu")
+    result = solve(pm, start="SALET", mode="hard")
+    assert result.total == 8122 and result.proven
+    check_tree(result.tree, pm, 6, 8122, "hard")
+
+
 runner = CliRunner()
 
 
