@@ -260,6 +260,17 @@ def test_cli_candidates_text():
     assert "best of 2 candidates" in r.output and "proven: yes" in r.output
 
 
+def test_cli_state_text_and_json():
+    base = ["optimal-tree", "--game", "mastermind", "--length", "3", "--colours", "3", "--state", "112:1B1W"]
+    r = runner.invoke(gpusolve.cli.app, base)
+    assert r.exit_code == 0, r.output
+    assert "best next guess" in r.output and "more guesses" in r.output
+    r = runner.invoke(gpusolve.cli.app, [*base, "--json"])
+    data = json.loads(r.output)
+    assert data["moves"] == 1 and data["alternatives"][0]["total"] == data["total"]
+    assert all(a["total"] >= data["total"] for a in data["alternatives"])
+
+
 @pytest.mark.parametrize("args,message", [
     (["--max-guesses", "1"], "no strategy finds every answer within 1 guesses"),
     (["--mode", "easy"], "unknown mode"),

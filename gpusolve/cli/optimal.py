@@ -77,7 +77,11 @@ def _print_result(result: OptimalResult, state: bool) -> None:
     label = "best next guess" if state else "first guess"
     tried = f" (best of {result.candidates} candidates)" if result.restricted else ""
     console.print(f"{label}: [bold]{result.first_guess}[/bold]{tried}")
-    console.print(f"total: {result.total:,} over {result.n_answers:,} answers, mean {result.mean:.4f}")
+    if state:
+        console.print(f"value: {result.total:,} more guesses over the {result.n_answers:,} answers left "
+                      f"(mean {result.mean:.4f} more)")
+    else:
+        console.print(f"total: {result.total:,} over {result.n_answers:,} answers, mean {result.mean:.4f}")
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")
@@ -85,7 +89,7 @@ def _print_result(result: OptimalResult, state: bool) -> None:
                   f"{result.seconds:.2f} s")
     if state and len(result.alternatives) > 1:
         table = Table(title="next guesses")
-        for name in ("guess", "total", "mean", ""):
+        for name in ("guess", "more guesses", "mean", ""):
             table.add_column(name, justify="left" if name in ("guess", "") else "right")
         for a in result.alternatives:
             table.add_row(a.guess, f"{a.total:,}" if a.exact else f">= {a.total:,}",
@@ -137,6 +141,8 @@ def optimal_tree(
             data["candidates"] = result.candidates
         if alternatives:
             data["alternatives"] = [a.as_dict() for a in result.alternatives]
+        if moves:
+            data["moves"] = len(moves)  # total and mean count the guesses still to make
         print_json(data)
         return
     _print_result(result, bool(state))
