@@ -5,7 +5,8 @@ Usage: python scripts/bench_optimal.py [--words 5] [--modes normal,hard] [--back
 Each case runs in a fresh process (``python -m gpusolve optimal-tree --start WORD
 --answers answers-2315 --json --quiet``), after one untimed warm-up run so the numba cache
 is warm. Prints one line per case: start word, mode, total, proven, nodes, the search's own
-seconds, the whole process's wall seconds, and its peak resident memory (MiB). The start
+seconds, the whole process's wall seconds and CPU seconds (all threads; on a machine shared
+with other work the CPU time is the steadier figure), and its peak resident memory (MiB). The start
 words are SALET plus ``--words`` words spread over the top 100 by entropy.
 """
 
@@ -41,7 +42,8 @@ def run_case(word: str, mode: str, backend: str) -> dict:
         "try:\n"
         "    app(sys.argv[1:], standalone_mode=False)\n"
         "finally:\n"
-        "    print(json.dumps({'maxrss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
+        "    u = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "    print(json.dumps({'maxrss_mb': u.ru_maxrss / 1024, 'cpu': u.ru_utime + u.ru_stime}))\n"
     )
     args = [sys.executable, "-c", code, "optimal-tree", "--start", word, "--mode", mode,
             "--answers", "answers-2315", "--json", "--quiet", "--backend", backend]
@@ -61,16 +63,17 @@ def main() -> None:
     parser.add_argument("--modes", default="normal,hard")
     parser.add_argument("--backend", default="cpu")
     options = parser.parse_args()
-    print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}")
+    print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before; "
+          f"python {sys.version.split()[0]}")
     run_case("SALET", "normal", options.backend)  # warm the numba and matrix caches
     cases = [("SALET", m) for m in options.modes.split(",")]
     cases += [(w, "normal") for w in top_entropy_words(options.words) if w != "SALET"]
     print(f"{'start':6} {'mode':7} {'total':>6} {'mean':>7} {'proven':>6} {'nodes':>8} "
-          f"{'search s':>8} {'wall s':>7} {'peak MiB':>8}")
+          f"{'search s':>8} {'wall s':>7} {'cpu s':>6} {'peak MiB':>8}")
     for word, mode in cases:
         r = run_case(word, mode, options.backend)
         print(f"{word:6} {mode:7} {r['total']:>6} {r['mean']:>7.4f} {r['proven']!s:>6} {r['nodes']:>8} "
-              f"{r['seconds']:>8.2f} {r['wall']:>7.2f} {r['maxrss_mb']:>8.0f}", flush=True)
+              f"{r['seconds']:>8.2f} {r['wall']:>7.2f} {r['cpu']:>6.2f} {r['maxrss_mb']:>8.0f}", flush=True)
 
 
 if __name__ == "__main__":
