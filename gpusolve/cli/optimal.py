@@ -76,6 +76,8 @@ def _print_result(result: OptimalResult, state: bool) -> None:
         return
     label = "best next guess" if state else "first guess"
     tried = f" (best of {result.candidates} candidates)" if result.restricted else ""
+    if result.interrupted:
+        tried = f" (best of the {result.tried} tried of {result.candidates} candidates)"
     console.print(f"{label}: [bold]{result.first_guess}[/bold]{tried}")
     if state:
         console.print(f"value: {result.total:,} more guesses over the {result.n_answers:,} answers left "
