@@ -79,10 +79,12 @@ class KernelMetric:
     delta: np.ndarray
     prunable: bool
     exclude_solved: bool
+    has_floor: bool
 
     def args(self) -> tuple:
         """Return the kernel arguments, in order."""
-        return (self.kind, self.sign, self.gain, self.delta, self.prunable, self.exclude_solved)
+        return (self.kind, self.sign, self.gain, self.delta, self.prunable, self.exclude_solved,
+                self.has_floor)
 
 
 def kernel_metric(name: str, n: int) -> KernelMetric:
@@ -93,11 +95,12 @@ def kernel_metric(name: str, n: int) -> KernelMetric:
         raise GpusolveError(f"unknown metric {name!r}: choose one of {', '.join(metric_names())}")
     if rule.kind == "max":
         gain = np.zeros(n + 2, np.int64)
-        return KernelMetric(kernel.KMAX, sign, gain, gain[:-1].copy(), sign > 0, False)
+        return KernelMetric(kernel.KMAX, sign, gain, gain[:-1].copy(), sign > 0, False, sign > 0)
     gain = sign * np.asarray(rule.gain(n + 1), dtype=np.int64)
     delta = np.diff(gain)
     prunable = bool((delta >= 0).all()) and not rule.exclude_solved
-    return KernelMetric(kernel.SUM, 1, gain, delta, prunable, rule.exclude_solved)
+    convex = bool((np.diff(delta) >= 0).all()) and gain[0] == 0
+    return KernelMetric(kernel.SUM, 1, gain, delta, prunable, rule.exclude_solved, prunable and convex)
 
 
 def answer_columns(pm: PatternMatrix, answers: Sequence | np.ndarray | None) -> np.ndarray:
@@ -139,12 +142,14 @@ class Plan:
     answer_rows: np.ndarray
     mode: int
     free_max: int
+    free_min: int
     n_patterns: int
     solved: int
     metric: KernelMetric
 
 
-def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n: int) -> Plan:
+def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n: int,
+              free_min: int = FREE_MIN) -> Plan:
     """Return the kernel arguments shared by every task of one run."""
     check_mode(mode)
     if free_max is not None and free_max < 0:
@@ -158,6 +163,7 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         answer_rows=pm.answer_rows.astype(np.int64),
         mode=MODE_IDS[mode],
         free_max=np.iinfo(np.int64).max if free_max is None else int(free_max),
+        free_min=max(int(free_min), 1),
         n_patterns=game.n_patterns,
         solved=game.solved,
         metric=kernel_metric(metric, n),
@@ -204,7 +210,7 @@ def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
     scores = np.zeros((len(tasks), int(sizes.max() + depth0.max() + 2)), np.int64)
     kernel.grow_forest(plan.codes, plan.enc, plan.kind, plan.colours, plan.answer_rows, task_cols,
                        col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
-                       thread_off, plan.mode, plan.free_max, plan.n_patterns, plan.solved,
+                       thread_off, plan.mode, plan.free_max, plan.free_min, plan.n_patterns, plan.solved,
                        *plan.metric.args(), *out, out_off, count, scores, write, threads)
     elements = None
     if write:
@@ -227,21 +233,23 @@ def to_tree(pm: PatternMatrix, guess: np.ndarray, parent: np.ndarray, reply: np.
 
 def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal",
                 start: str | int | None = None, free_max: int | None = None,
-                answers: Sequence | np.ndarray | None = None, threads: int | None = None) -> Tree:
+                answers: Sequence | np.ndarray | None = None, threads: int | None = None,
+                free_min: int = FREE_MIN) -> Tree:
     """Return the greedy tree minimizing ``metric`` at every node over ``answers`` (default all).
 
     ``mode``: normal | hard | consistent; free (non-answer) guesses are considered only where
-    ``3 < remaining <= free_max`` (None: no upper limit); ``start`` fixes the first guess.
+    ``free_min < remaining <= free_max`` (defaults 3 and None: no upper limit, the seeds'
+    rule); ``start`` fixes the first guess.
     """
     cols = answer_columns(pm, answers)
-    plan = make_plan(pm, metric, mode, free_max, len(cols))
+    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min)
     threads = threads or numba.get_num_threads()
     n = len(cols)
     if start is not None:
         root = guess_row(pm, start)
         _check_start(pm, mode, root, cols)
     elif n > 1:
-        free = mode != "consistent" and FREE_MIN < n <= plan.free_max
+        free = mode != "consistent" and plan.free_min < n <= plan.free_max
         pool = np.arange(pm.shape[0], dtype=np.int64) if free else plan.answer_rows[cols]
         where = kernel.best_guess_parallel(plan.codes, pool, cols, 0, n, plan.n_patterns,
                                            plan.solved, *plan.metric.args(), threads)
@@ -271,14 +279,15 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
 
 def greedy_scores(pm: PatternMatrix, starts: Sequence | np.ndarray, metric: str = "entropy",
                   mode: str = "normal", free_max: int | None = None,
-                  answers: Sequence | np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
+                  answers: Sequence | np.ndarray | None = None, threads: int | None = None,
+                  free_min: int = FREE_MIN) -> np.ndarray:
     """Return int64 ``hist[i, k]``: answers the greedy tree from ``starts[i]`` solves in k guesses.
 
     ``starts`` are guess rows (or words); every start's tree grows on its own core, nothing but
     the histograms is kept.
     """
     cols = answer_columns(pm, answers)
-    plan = make_plan(pm, metric, mode, free_max, len(cols))
+    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min)
     rows = [guess_row(pm, s) for s in starts]
     if not rows:
         return np.zeros((0, 1), np.int64)

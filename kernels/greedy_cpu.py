@@ -7,11 +7,12 @@ A metric is given to the kernels as integers only, so ties are exact and break b
   a time. ``KMAX``: the key is ``sign * max(n_b)``.
 * ``exclude_solved``: the solved branch (the guess itself, when it may be the answer) is left
   out of the sum (the win-count metrics).
+* ``has_floor``: see ``best_guess``.
 * ``prunable``: the key can only grow as answers are added (``delta >= 0``, or ``KMAX`` with
   ``sign > 0``), so a scan stops as soon as it reaches the best key so far.
 
 A guess that leaves every answer of a node in one branch makes no progress and is never
-chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``3 < n <= free_max``, else
+chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``free_min < n <= free_max``, else
 the node's answers), ``HARD`` (the same, the free pool filtered by the NYT hard-mode rule
 along the path) and ``CONSISTENT`` (the node's answers, in answer order).
 
@@ -81,22 +82,32 @@ def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, p
 
 @njit(cache=True)
 def best_guess(codes, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
-               prunable, exclude_solved):
-    """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties)."""
+               prunable, exclude_solved, has_floor):
+    """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties).
+
+    With ``has_floor`` no key is below ``m * gain[1]`` (a convex gain, zero at 0) or
+    ``ceil(m / patterns)`` (max), so the scan stops at the first guess that reaches it.
+    """
     best = BIG
     where = -1
+    m = hi - lo
+    floor = -BIG
+    if has_floor:
+        floor = (m + hist.shape[0] - 1) // hist.shape[0] if metric_kind == KMAX else m * gain[1]
     for p in range(p0, p1):
         key = guess_key(codes[pool[p]], cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
                         prunable, exclude_solved, best)
         if key < best:
             best = key
             where = p
+            if best <= floor:
+                break
     return best, where
 
 
 @njit(parallel=True, cache=True)
 def best_guess_parallel(codes, pool, cols, lo, hi, n_patterns, solved, metric_kind, sign, gain,
-                        delta, prunable, exclude_solved, threads):
+                        delta, prunable, exclude_solved, has_floor, threads):
     """Return the pool position of the best guess over ``cols[lo:hi]``, scanning in ``threads`` chunks."""
     n = pool.shape[0]
     chunk = (n + threads - 1) // threads
@@ -106,7 +117,7 @@ def best_guess_parallel(codes, pool, cols, lo, hi, n_patterns, solved, metric_ki
         hist = np.zeros(n_patterns, np.int64)
         keys[t], where[t] = best_guess(codes, pool, t * chunk, min(n, (t + 1) * chunk), cols, lo, hi,
                                        hist, solved, metric_kind, sign, gain, delta, prunable,
-                                       exclude_solved)
+                                       exclude_solved, has_floor)
     best = 0
     for t in range(threads):
         if keys[t] < keys[best]:
@@ -162,8 +173,8 @@ def hard_filter(enc, kind, colours, src, n_src, dst, previous, code):
 
 @njit(cache=True)
 def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
-              start, mode, free_max, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-              exclude_solved, out_guess, out_parent, out_reply, out_size, scores, write):
+              start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+              exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, scores, write):
     """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
     after the moves ``path_guess``/``path_reply``; return the number of elements written.
 
@@ -191,7 +202,7 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
     lvl_off = np.zeros(levels + 1, np.int64)
     lvl_len = np.zeros(levels + 1, np.int64)
     pools = np.empty(0, np.int64)
-    if mode == HARD and n > 3:
+    if mode == HARD and n > free_min:
         pools = np.empty(4 * n_guesses, np.int64)
         m = n_guesses
         pools[:m] = all_rows
@@ -226,8 +237,8 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
                 out_size[elems] = 1
             elems += 1
             continue
-        # this node's hard-mode pool (needed below it whenever it has 4 or more answers)
-        if mode == HARD and m > 3 and d > depth0:
+        # this node's hard-mode pool (needed below it whenever it has more than free_min answers)
+        if mode == HARD and m > free_min and d > depth0:
             off = lvl_off[d - 1] + lvl_len[d - 1]
             if off + lvl_len[d - 1] > pools.shape[0]:
                 bigger = np.empty(2 * pools.shape[0] + lvl_len[d - 1], np.int64)
@@ -239,7 +250,7 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
         if d == depth0 and start >= 0:
             guess = start
         else:
-            free = mode != CONSISTENT and m > 3 and m <= free_max
+            free = mode != CONSISTENT and m > free_min and m <= free_max
             if free and mode == NORMAL:
                 pool = all_rows
                 p_end = n_guesses
@@ -252,7 +263,7 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
                 pool = answers_pool
                 p_end = m
             key, where = best_guess(codes, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
-                                    sign, gain, delta, prunable, exclude_solved)
+                                    sign, gain, delta, prunable, exclude_solved, has_floor)
             guess = pool[where]
         # stable partition of order[lo:hi] by reply code
         row = codes[guess]
@@ -290,8 +301,8 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
 @njit(parallel=True, cache=True)
 def grow_forest(codes, enc, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
                 task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
-                free_max, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, out_guess, out_parent, out_reply, out_size, out_off, out_count,
+                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+                exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, out_off, out_count,
                 scores, write, threads):
     """Grow one greedy tree per task (answer columns ``task_cols[col_off[i]:col_off[i + 1]]``),
     thread t taking the tasks ``thread_tasks[thread_off[t]:thread_off[t + 1]]``.
@@ -307,6 +318,6 @@ def grow_forest(codes, enc, kind, colours, answer_rows, task_cols, col_off, task
                 codes, enc, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
                 task_path_guess[path_off[i]:path_off[i + 1]],
                 task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
-                free_max, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, out_guess[a:], out_parent[a:], out_reply[a:], out_size[a:],
+                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+                exclude_solved, has_floor, out_guess[a:], out_parent[a:], out_reply[a:], out_size[a:],
                 scores[i], write)
