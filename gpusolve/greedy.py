@@ -135,7 +135,7 @@ def guess_row(pm: PatternMatrix, word: str | int) -> int:
 class Plan:
     """Everything the kernels need besides the tasks: matrix, game, mode and metric."""
 
-    codes: np.ndarray
+    mat: np.ndarray
     enc: np.ndarray
     kind: int
     colours: int
@@ -156,7 +156,7 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         raise GpusolveError(f"--free-max must be 0 or more, not {free_max}")
     game = pm.game
     return Plan(
-        codes=np.ascontiguousarray(np.asarray(pm.codes)),
+        mat=answer_major(pm),
         enc=game.encode(pm.guesses),
         kind=game.kind,
         colours=game.colours,
@@ -168,6 +168,15 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         solved=game.solved,
         metric=kernel_metric(metric, n),
     )
+
+
+def answer_major(pm: PatternMatrix) -> np.ndarray:
+    """Return the pattern matrix transposed, ``[answer, guess]``, contiguous (kept on ``pm``)."""
+    mat = getattr(pm, "_answer_major", None)
+    if mat is None:
+        mat = np.ascontiguousarray(np.asarray(pm.codes).T)
+        pm._answer_major = mat  # type: ignore[attr-defined]
+    return mat
 
 
 def _check_start(pm: PatternMatrix, mode: str, row: int, cols: np.ndarray) -> None:
@@ -208,7 +217,7 @@ def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
     out = [np.empty(total, np.int64) for _ in range(4)]
     count = np.zeros(len(tasks), np.int64)
     scores = np.zeros((len(tasks), int(sizes.max() + depth0.max() + 2)), np.int64)
-    kernel.grow_forest(plan.codes, plan.enc, plan.kind, plan.colours, plan.answer_rows, task_cols,
+    kernel.grow_forest(plan.mat, plan.enc, plan.kind, plan.colours, plan.answer_rows, task_cols,
                        col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
                        thread_off, plan.mode, plan.free_max, plan.free_min, plan.n_patterns, plan.solved,
                        *plan.metric.args(), *out, out_off, count, scores, write, threads)
@@ -251,7 +260,7 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
     elif n > 1:
         free = mode != "consistent" and plan.free_min < n <= plan.free_max
         pool = np.arange(pm.shape[0], dtype=np.int64) if free else plan.answer_rows[cols]
-        where = kernel.best_guess_parallel(plan.codes, pool, cols, 0, n, plan.n_patterns,
+        where = kernel.best_guess_parallel(plan.mat, pool, cols, 0, n, plan.n_patterns,
                                            plan.solved, *plan.metric.args(), threads)
         root = int(pool[where])
     if n == 1 and start is None:
@@ -260,7 +269,7 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
         (elements,), _ = grow(plan, [(cols, [], root)], True, threads=1)
         return to_tree(pm, *elements)
     # the root here; each branch below it a task, the tasks spread over all cores
-    replies = plan.codes[root, cols]
+    replies = plan.mat[cols, root]
     node = Node(pm.guesses[root], n, {})
     tasks = []
     for code in np.unique(replies):

@@ -16,6 +16,10 @@ chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``free_min < n <= 
 the node's answers), ``HARD`` (the same, the free pool filtered by the NYT hard-mode rule
 along the path) and ``CONSISTENT`` (the node's answers, in answer order).
 
+Every kernel reads the reply codes answer-major, ``mat[answer, guess]`` (the pattern matrix
+transposed): a scan over guesses in ascending order then reuses each cache line of each
+answer's row for many guesses, where the guess-major matrix would miss on nearly every read.
+
 Trees come back as flat element arrays in depth-first order (children by ascending reply
 code): ``guess`` (guess row; a leaf's row is its answer's), ``parent`` (element index, -1 at
 the top), ``reply`` (code on the edge from the parent, -1 at the top), ``size`` (answers
@@ -36,9 +40,9 @@ BIG = np.int64(1) << 62
 
 
 @njit(cache=True)
-def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, prunable,
+def guess_key(mat, g, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, prunable,
               exclude_solved, limit):
-    """Return the key of the guess whose reply row is ``row`` over answers ``cols[lo:hi]``.
+    """Return the key of guess row ``g`` over answers ``cols[lo:hi]`` (``mat[answer, guess]``).
 
     Returns ``limit`` (or more) when the scan was cut short because the key cannot go below
     ``limit``, and ``BIG`` when the guess makes no progress. ``hist`` must be all zero; it is
@@ -49,7 +53,7 @@ def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, p
     stop = hi
     if metric_kind == SUM:
         for k in range(lo, hi):
-            c = row[cols[k]]
+            c = mat[cols[k], g]
             h = hist[c]
             hist[c] = h + 1
             acc += delta[h]
@@ -58,7 +62,7 @@ def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, p
                 break
     else:
         for k in range(lo, hi):
-            c = row[cols[k]]
+            c = mat[cols[k], g]
             h = hist[c] + 1
             hist[c] = h
             if h > acc:
@@ -68,7 +72,7 @@ def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, p
                     break
         acc = sign * acc
     if stop == hi:
-        if hist[row[cols[hi - 1]]] == n and n > 1:
+        if hist[mat[cols[hi - 1], g]] == n and n > 1:
             acc = BIG
         elif exclude_solved:
             acc -= gain[hist[solved]]
@@ -76,12 +80,12 @@ def guess_key(row, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, p
         hist[:] = 0
     else:
         for k in range(lo, stop):
-            hist[row[cols[k]]] = 0
+            hist[mat[cols[k], g]] = 0
     return acc
 
 
 @njit(cache=True)
-def best_guess(codes, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
+def best_guess(mat, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
                prunable, exclude_solved, has_floor):
     """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties).
 
@@ -95,7 +99,7 @@ def best_guess(codes, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sig
     if has_floor:
         floor = (m + hist.shape[0] - 1) // hist.shape[0] if metric_kind == KMAX else m * gain[1]
     for p in range(p0, p1):
-        key = guess_key(codes[pool[p]], cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
+        key = guess_key(mat, pool[p], cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
                         prunable, exclude_solved, best)
         if key < best:
             best = key
@@ -106,7 +110,7 @@ def best_guess(codes, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sig
 
 
 @njit(parallel=True, cache=True)
-def best_guess_parallel(codes, pool, cols, lo, hi, n_patterns, solved, metric_kind, sign, gain,
+def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind, sign, gain,
                         delta, prunable, exclude_solved, has_floor, threads):
     """Return the pool position of the best guess over ``cols[lo:hi]``, scanning in ``threads`` chunks."""
     n = pool.shape[0]
@@ -115,7 +119,7 @@ def best_guess_parallel(codes, pool, cols, lo, hi, n_patterns, solved, metric_ki
     where = np.full(threads, -1, np.int64)
     for t in prange(threads):
         hist = np.zeros(n_patterns, np.int64)
-        keys[t], where[t] = best_guess(codes, pool, t * chunk, min(n, (t + 1) * chunk), cols, lo, hi,
+        keys[t], where[t] = best_guess(mat, pool, t * chunk, min(n, (t + 1) * chunk), cols, lo, hi,
                                        hist, solved, metric_kind, sign, gain, delta, prunable,
                                        exclude_solved, has_floor)
     best = 0
@@ -172,7 +176,7 @@ def hard_filter(enc, kind, colours, src, n_src, dst, previous, code):
 
 
 @njit(cache=True)
-def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
+def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
               start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
               exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, scores, write):
     """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
@@ -182,7 +186,7 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
     answers that need k guesses. Elements are written only when ``write``.
     """
     n = cols_in.shape[0]
-    n_guesses = codes.shape[0]
+    n_guesses = mat.shape[1]
     order = cols_in.astype(np.int64)
     spare = np.empty(n, np.int64)
     hist = np.zeros(n_patterns, np.int64)
@@ -262,18 +266,17 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
                     answers_pool[k - lo] = answer_rows[order[k]]
                 pool = answers_pool
                 p_end = m
-            key, where = best_guess(codes, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
+            key, where = best_guess(mat, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
                                     sign, gain, delta, prunable, exclude_solved, has_floor)
             guess = pool[where]
         # stable partition of order[lo:hi] by reply code
-        row = codes[guess]
         bins[:] = 0
         for k in range(lo, hi):
-            bins[row[order[k]] + 1] += 1
+            bins[mat[order[k], guess] + 1] += 1
         for c in range(n_patterns):
             bins[c + 1] += bins[c]
         for k in range(lo, hi):
-            c = row[order[k]]
+            c = mat[order[k], guess]
             spare[bins[c]] = order[k]
             bins[c] += 1
         order[lo:hi] = spare[:m]
@@ -299,7 +302,7 @@ def grow_tree(codes, enc, kind, colours, answer_rows, cols_in, path_guess, path_
 
 
 @njit(parallel=True, cache=True)
-def grow_forest(codes, enc, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
+def grow_forest(mat, enc, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
                 task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
                 exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, out_off, out_count,
@@ -315,7 +318,7 @@ def grow_forest(codes, enc, kind, colours, answer_rows, task_cols, col_off, task
             i = thread_tasks[j]
             a = out_off[i]
             out_count[i] = grow_tree(
-                codes, enc, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
+                mat, enc, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
                 task_path_guess[path_off[i]:path_off[i + 1]],
                 task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
