@@ -172,7 +172,7 @@ def plot_histogram(summary: Summary, path: str | Path, title: str = "") -> None:
 def render(tree: Tree, game: Game, depth: int | None = None) -> str:
     """Return the tree as indented text: 'reply GUESS size' per node, 'reply WORD' per leaf.
 
-    ``depth`` limits how many levels of guesses are shown.
+    ``depth`` limits how many levels of branches are shown (1: the root's replies only).
     """
     lines: list[str] = []
 
@@ -182,7 +182,7 @@ def render(tree: Tree, game: Game, depth: int | None = None) -> str:
             lines.append(f"{head}{t}")
             return
         lines.append(f"{head}{t.guess} {t.size}")
-        if depth is not None and level >= depth:
+        if depth is not None and level > depth:
             return
         for r, sub in t.branches.items():
             walk(r, sub, indent + "  ", level + 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import core
+from . import tree as tree_commands  # noqa: F401  (greedy trees, verify, play)
 from .app import app
 
 
