@@ -266,7 +266,7 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
                     answers_pool[k - lo] = answer_rows[order[k]]
                 pool = answers_pool
                 p_end = m
-            key, where = best_guess(mat, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
+            _key, where = best_guess(mat, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
                                     sign, gain, delta, prunable, exclude_solved, has_floor)
             guess = pool[where]
         # stable partition of order[lo:hi] by reply code
