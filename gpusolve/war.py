@@ -202,3 +202,169 @@ def short_games_by_permutations(ranks: int, suits: int, down: int = 3) -> ShortG
             counts["seed_tie" if due else "seed_win"] += 1
     share = {k: Fraction(counts[k], counts["deals"]) for k in ("win", "tie", "seed_win", "seed_tie")}
     return ShortGames(abstract_deck(ranks, suits), down, **share)
+
+
+# --- Simulated game lengths ---------------------------------------------------------------------
+
+DEFAULT_CAP = 100_000
+"""Plays after which a game is stopped and counted as capped."""
+
+BATCH = 1 << 20
+"""Games per kernel launch; the statistics are gathered batch by batch."""
+
+MAX_GAMES = 1 << 40
+"""Game indexes stay below this, so the random streams of games never overlap."""
+
+_MASK = (1 << 64) - 1
+
+
+def stream_key(seed: int) -> int:
+    """Return the 64-bit key of a seed's random streams (SplitMix64's finalizer of the seed)."""
+    z = seed & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def check_simulation(games: int, ranks: int, suits: int, down: int, cap: int, seed: int) -> None:
+    """Raise GpusolveError unless the arguments describe a simulation the kernels can run."""
+    from .kernels.war_game import MAX_CAP, MAX_CARDS
+
+    check_deck_size(ranks, suits)
+    if ranks * suits > MAX_CARDS:
+        raise GpusolveError(f"the simulation handles decks of at most {MAX_CARDS} cards, "
+                            f"not {ranks * suits}")
+    if down < 0:
+        raise GpusolveError(f"--down must be 0 or more face-down cards, not {down}")
+    if not 1 <= games <= MAX_GAMES:
+        raise GpusolveError(f"--games must be between 1 and {MAX_GAMES:,}, not {games}")
+    if not 1 <= cap <= MAX_CAP:
+        raise GpusolveError(f"--cap must be between 1 and {MAX_CAP:,} plays, not {cap}")
+    if not 0 <= seed <= _MASK:
+        raise GpusolveError(f"--seed must be between 0 and 2**64 - 1, not {seed}")
+
+
+def play_games(first: int, count: int, ranks: int = 13, suits: int = 4, down: int = 3,
+               cap: int = DEFAULT_CAP, seed: int = 0, backend: str | None = None):
+    """Return (plays, outcome) arrays of games ``first .. first + count - 1`` of a seed.
+
+    Outcomes are ``kernels.war_game`` codes: A_WINS, B_WINS, TIE, CAPPED (stopped at ``cap``).
+    """
+    from .backend import get_backend
+
+    check_simulation(first + count, ranks, suits, down, cap, seed)
+    return get_backend(backend).war_games(stream_key(seed), first, count, ranks, suits, down, cap)
+
+
+@dataclass(frozen=True)
+class GameLengths:
+    """Statistics of simulated games: outcome counts and the histogram of finished games' plays."""
+
+    games: int
+    ranks: int
+    suits: int
+    down: int
+    cap: int
+    seed: int
+    backend: str
+    seconds: float
+    a_wins: int
+    b_wins: int
+    ties: int
+    capped: int
+    histogram: object  # int64 array: histogram[k] = finished games of k plays
+
+    @property
+    def finished(self) -> int:
+        """Return the number of games that ended before the cap."""
+        return self.games - self.capped
+
+    def summary(self) -> dict:
+        """Return mean, stdev, min, median, max and mode of the finished games' plays (None if none)."""
+        import numpy as np
+
+        h = np.asarray(self.histogram)
+        n = int(h.sum())
+        if n == 0:
+            return dict.fromkeys(("mean", "stdev", "min", "median", "max", "mode"))
+        plays = np.arange(len(h), dtype=np.float64)
+        mean = float(h @ plays) / n
+        stdev = float(np.sqrt(h @ (plays - mean) ** 2 / (n - 1))) if n > 1 else None
+        cumulative = np.cumsum(h)
+        low = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
+        high = int(np.searchsorted(cumulative, n // 2 + 1))
+        seen = np.flatnonzero(h)
+        return {"mean": mean, "stdev": stdev, "min": int(seen[0]), "median": (low + high) / 2,
+                "max": int(seen[-1]), "mode": int(np.argmax(h))}
+
+    def bins(self, count: int = 20) -> list[tuple[int, int, int]]:
+        """Return up to ``count`` equal-width bins (first play, last play, games) from min to max."""
+        import numpy as np
+
+        h = np.asarray(self.histogram)
+        seen = np.flatnonzero(h)
+        if not len(seen):
+            return []
+        lo, hi = int(seen[0]), int(seen[-1])
+        width = -(-(hi - lo + 1) // count)
+        return [(start, min(hi, start + width - 1), int(h[start:start + width].sum()))
+                for start in range(lo, hi + 1, width)]
+
+    def as_dict(self) -> dict:
+        """Return the statistics and a 20-bin histogram as a plain dict."""
+        return {
+            "games": self.games, "ranks": self.ranks, "suits": self.suits, "down": self.down,
+            "cap": self.cap, "seed": self.seed, "backend": self.backend,
+            "seconds": round(self.seconds, 3), "finished": self.finished, "a_wins": self.a_wins,
+            "b_wins": self.b_wins, "ties": self.ties, "capped": self.capped, **self.summary(),
+            "histogram": [{"from": lo, "to": hi, "games": g} for lo, hi, g in self.bins()],
+        }
+
+
+def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap: int = DEFAULT_CAP,
+                 seed: int = 0, backend: str | None = None) -> GameLengths:
+    """Return the statistics of ``games`` simulated games of War (games 0..games-1 of ``seed``)."""
+    import time
+
+    import numpy as np
+
+    from .backend import get_backend
+    from .kernels.war_game import A_WINS, B_WINS, CAPPED, TIE
+
+    check_simulation(games, ranks, suits, down, cap, seed)
+    engine = get_backend(backend)
+    key = stream_key(seed)
+    histogram = np.zeros(cap + 1, np.int64)
+    outcomes = np.zeros(4, np.int64)
+    start = time.perf_counter()
+    for first in range(0, games, BATCH):
+        plays, outcome = engine.war_games(key, first, min(BATCH, games - first), ranks, suits, down, cap)
+        outcomes += np.bincount(outcome, minlength=4)
+        histogram += np.bincount(plays[outcome != CAPPED], minlength=cap + 1)
+    return GameLengths(
+        games, ranks, suits, down, cap, seed, engine.name, time.perf_counter() - start,
+        a_wins=int(outcomes[A_WINS]), b_wins=int(outcomes[B_WINS]), ties=int(outcomes[TIE]),
+        capped=int(outcomes[CAPPED]), histogram=histogram,
+    )
+
+
+def plot_lengths(lengths: GameLengths, path) -> None:
+    """Write a PNG histogram (75 bins, as in the seed) of the finished games' plays to ``path``."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .cache import write_atomic
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    edges = [(lo, hi + 1, g) for lo, hi, g in lengths.bins(75)]
+    ax.bar([lo for lo, _, _ in edges], [g for _, _, g in edges],
+           width=[hi - lo for lo, hi, _ in edges], align="edge")
+    ax.set_xlabel("Game length (plays)")
+    ax.set_ylabel("Games")
+    ax.set_title(f"{lengths.finished:,} games of War, {lengths.ranks * lengths.suits} cards")
+    write_atomic(Path(path), lambda f: fig.savefig(f, format="png", dpi=100))
+    plt.close(fig)
