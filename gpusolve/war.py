@@ -24,6 +24,7 @@ from fractions import Fraction
 from itertools import combinations, permutations
 
 from .errors import GpusolveError
+from .kernels.war_game import A_WINS, B_WINS, CAPPED, DRAW_BITS, MAX_CAP, MAX_CARDS, TIE
 
 AbstractDeck = tuple[int, ...]
 """Sorted counts of the cards left of each rank, zeros dropped: a full 52-card deck is 13 fours."""
@@ -212,7 +213,7 @@ DEFAULT_CAP = 100_000
 BATCH = 1 << 20
 """Games per kernel launch; the statistics are gathered batch by batch."""
 
-MAX_GAMES = 1 << 40
+MAX_GAMES = 1 << (64 - DRAW_BITS)
 """Game indexes stay below this, so the random streams of games never overlap."""
 
 _MASK = (1 << 64) - 1
@@ -228,8 +229,6 @@ def stream_key(seed: int) -> int:
 
 def check_simulation(games: int, ranks: int, suits: int, down: int, cap: int, seed: int) -> None:
     """Raise GpusolveError unless the arguments describe a simulation the kernels can run."""
-    from .kernels.war_game import MAX_CAP, MAX_CARDS
-
     check_deck_size(ranks, suits)
     if ranks * suits > MAX_CARDS:
         raise GpusolveError(f"the simulation handles decks of at most {MAX_CARDS} cards, "
@@ -248,7 +247,7 @@ def play_games(first: int, count: int, ranks: int = 13, suits: int = 4, down: in
                cap: int = DEFAULT_CAP, seed: int = 0, backend: str | None = None):
     """Return (plays, outcome) arrays of games ``first .. first + count - 1`` of a seed.
 
-    Outcomes are ``kernels.war_game`` codes: A_WINS, B_WINS, TIE, CAPPED (stopped at ``cap``).
+    Outcomes are codes A_WINS, B_WINS, TIE and CAPPED (stopped after ``cap`` plays).
     """
     from .backend import get_backend
 
@@ -329,8 +328,6 @@ def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap
     import numpy as np
 
     from .backend import get_backend
-    from .kernels.war_game import A_WINS, B_WINS, CAPPED, TIE
-
     check_simulation(games, ranks, suits, down, cap, seed)
     engine = get_backend(backend)
     key = stream_key(seed)
