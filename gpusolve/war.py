@@ -173,19 +173,40 @@ def play_battle_or_face_down(P: dict[State, Number], down: int) -> dict[State, N
     return P1
 
 
+def distinct_deals(deck: list[int]) -> Iterator[tuple[int, ...]]:
+    """Yield every distinct ordering of ``deck`` once, in lexicographic order (each one is equally
+    likely under a fair shuffle: it stands for the same number of permutations)."""
+    cards = sorted(deck)
+    if len(set(cards)) == len(cards):  # all distinct: plain permutations, faster
+        yield from permutations(cards)
+        return
+    while True:
+        yield tuple(cards)
+        i = len(cards) - 2  # the next ordering: Narayana Pandita's algorithm
+        while i >= 0 and cards[i] >= cards[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = len(cards) - 1
+        while cards[j] <= cards[i]:
+            j -= 1
+        cards[i], cards[j] = cards[j], cards[i]
+        cards[i + 1:] = reversed(cards[i + 1:])
+
+
 def sweeps_by_permutations(ranks: int, suits: int) -> Fraction:
-    """Return the sweep probability by dealing every permutation of the deck (slow oracle)."""
+    """Return the sweep probability by dealing every ordering of the deck (slow oracle)."""
     deals = wins = 0
-    for deal in permutations(make_deck(ranks, suits)):
+    for deal in distinct_deals(make_deck(ranks, suits)):
         deals += 1
         wins += all(deal[k] > deal[k + 1] for k in range(0, len(deal), 2))
     return Fraction(wins, deals)
 
 
 def short_games_by_permutations(ranks: int, suits: int, down: int = 3) -> ShortGames:
-    """Return ``short_games`` by playing n/2 plays of every permutation of the deck (slow oracle)."""
+    """Return ``short_games`` by playing n/2 plays of every ordering of the deck (slow oracle)."""
     counts: Counter = Counter()
-    for deal in permutations(make_deck(ranks, suits)):
+    for deal in distinct_deals(make_deck(ranks, suits)):
         a_won = b_won = False
         due = 0
         for k in range(0, len(deal), 2):
