@@ -148,7 +148,9 @@ class Game:
             len(words), self.length
         )
 
-    def word_lists(self, guesses: str | None, answers: str | None) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+    def word_lists(
+        self, guesses: str | None, answers: str | None
+    ) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
         """Return the (guesses, answers) lists for this game from names or paths, validated."""
         if self.kind == MASTERMIND:
             codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
