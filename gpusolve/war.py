@@ -370,19 +370,19 @@ def plot_lengths(lengths: GameLengths, path) -> None:
     """Write a PNG histogram (75 bins, as in the seed) of the finished games' plays to ``path``."""
     from pathlib import Path
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend alone
 
     from .cache import write_atomic
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.subplots()
     edges = [(lo, hi + 1, g) for lo, hi, g in lengths.bins(75)]
     ax.bar([lo for lo, _, _ in edges], [g for _, _, g in edges],
            width=[hi - lo for lo, hi, _ in edges], align="edge")
     ax.set_xlabel("Game length (plays)")
     ax.set_ylabel("Games")
     ax.set_title(f"{lengths.finished:,} games of War, {lengths.ranks * lengths.suits} cards")
-    write_atomic(Path(path), lambda f: fig.savefig(f, format="png", dpi=100))
-    plt.close(fig)
+    try:
+        write_atomic(Path(path), lambda f: fig.savefig(f, format="png", dpi=100))
+    except OSError as e:
+        raise GpusolveError(f"cannot write the plot to {path}: {e.strerror or e}") from None

@@ -307,3 +307,11 @@ def test_cli_bad_arguments_give_one_line_errors(args):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ")
+
+
+def test_cli_unwritable_plot_is_a_one_line_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = runner.invoke(app, ["war", "lengths", "--games", "10", "--plot", str(blocker / "x.png")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: cannot write the plot") and result.stderr.count("\n") == 1
