@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from .errors import GpusolveError
@@ -43,6 +42,8 @@ class CpuBackend:
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
         """Return the (guesses x answers) reply-code matrix."""
+        import numba
+
         from .kernels import cpu
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
@@ -52,6 +53,8 @@ class CpuBackend:
     def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
                         n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
         """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+        import numba
+
         from .kernels import cpu
         from .kernels.stats import N_STATS
 
@@ -63,6 +66,8 @@ class CpuBackend:
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
+        import numba
+
         from .kernels import war_cpu
 
         lengths = np.empty(count, np.int32)
