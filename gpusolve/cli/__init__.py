@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from . import core
-from . import tree as tree_commands  # noqa: F401  (greedy trees, verify, play)
+from . import core, tree, war
 from .app import app
 
 
@@ -12,4 +11,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "core", "main"]
+__all__ = ["app", "core", "main", "tree", "war"]
