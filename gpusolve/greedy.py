@@ -27,6 +27,9 @@ from .trees import Node, Tree
 
 MODE_IDS = {"normal": kernel.NORMAL, "hard": kernel.HARD, "consistent": kernel.CONSISTENT}
 FREE_MIN = 3
+SPLIT_WORK = 200_000
+"""Below this many (answers x guesses) a tree grows on one core; above, the root's branches
+are spread over all cores."""
 """Free (non-answer) guesses are never considered for this many remaining answers or fewer."""
 
 
@@ -263,9 +266,9 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
         where = kernel.best_guess_parallel(plan.mat, pool, cols, 0, n, plan.n_patterns,
                                            plan.solved, *plan.metric.args(), threads)
         root = int(pool[where])
-    if n == 1 and start is None:
+    if n == 1:
         return pm.answers[int(cols[0])]
-    if n * pm.shape[0] < 200_000 or threads == 1:
+    if n * pm.shape[0] < SPLIT_WORK or threads == 1:
         (elements,), _ = grow(plan, [(cols, [], root)], True, threads=1)
         return to_tree(pm, *elements)
     # the root here; each branch below it a task, the tasks spread over all cores

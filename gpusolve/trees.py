@@ -211,15 +211,19 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) from a JSON document, or raise a one-line error."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
-    game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
+    try:
+        game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
+    except (TypeError, ValueError):
+        raise GpusolveError("malformed tree file: bad game, length or colours") from None
 
     def node(t: object) -> Tree:
         if isinstance(t, str):
             return t.upper()
-        if not isinstance(t, dict) or not isinstance(t.get("branches"), dict):
+        if (not isinstance(t, dict) or not isinstance(t.get("branches"), dict)
+                or not isinstance(t.get("guess"), str) or not isinstance(t.get("size", 0), int)):
             raise GpusolveError(f"malformed tree node: {str(t)[:60]}")
-        return Node(str(t["guess"]).upper(), int(t.get("size", 0)),
-                    {game.parse_reply(r): node(s) for r, s in t["branches"].items()})
+        return Node(t["guess"].upper(), t.get("size", 0),
+                    {game.parse_reply(str(r)): node(s) for r, s in t["branches"].items()})
 
     info = {k: v for k, v in doc.items() if k not in ("schema", "root")}
     return node(doc.get("root")), game, info

@@ -68,7 +68,7 @@ def tree(
     out: Annotated[Path | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
     plot: Plot = None,
     show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6, guesses: Guesses = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Build the greedy guess tree: at every node the guess that minimizes the metric."""
@@ -147,7 +147,7 @@ def play(
     target: Annotated[str | None, typer.Option("--target", help="The answer. [default: random]")] = None,
     all_answers: Annotated[bool, typer.Option("--all", help="Play every answer; print the report.")] = False,
     mode: Mode = "normal", free_max: FreeMax = None, free_min: FreeMin = FREE_MIN, start: Start = None,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6, guesses: Guesses = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Simulate games: a guesser (tree file, greedy metric, or random) against an answer."""
