@@ -177,7 +177,9 @@ def answer_major(pm: PatternMatrix) -> np.ndarray:
     """Return the pattern matrix transposed, ``[answer, guess]``, contiguous (kept on ``pm``)."""
     mat = getattr(pm, "_answer_major", None)
     if mat is None:
-        mat = np.ascontiguousarray(np.asarray(pm.codes).T)
+        codes = np.asarray(pm.codes)
+        mat = np.empty(codes.shape[::-1], codes.dtype)
+        kernel.transpose(codes, mat)
         pm._answer_major = mat  # type: ignore[attr-defined]
     return mat
 

@@ -40,6 +40,20 @@ BIG = np.int64(1) << 62
 
 
 @njit(cache=True)
+def transpose(src, dst):
+    """Fill ``dst[a, g] = src[g, a]`` in cache-sized tiles (the answer-major copy of a matrix)."""
+    n_guesses, n_answers = src.shape
+    tile = 64
+    for g0 in range(0, n_guesses, tile):
+        g1 = min(n_guesses, g0 + tile)
+        for a0 in range(0, n_answers, tile):
+            a1 = min(n_answers, a0 + tile)
+            for a in range(a0, a1):
+                for g in range(g0, g1):
+                    dst[a, g] = src[g, a]
+
+
+@njit(cache=True)
 def guess_key(mat, g, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, prunable,
               exclude_solved, limit):
     """Return the key of guess row ``g`` over answers ``cols[lo:hi]`` (``mat[answer, guess]``).
