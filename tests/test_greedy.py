@@ -319,3 +319,10 @@ def test_consistent_start_must_be_an_answer():
     with pytest.raises(GpusolveError, match="not a possible answer"):
         greedy_tree(pm, mode="consistent", start="SALET")
     assert np.array_equal(greedy_scores(pm, [], "entropy"), np.zeros((0, 1)))
+
+
+def test_command_help_names_every_metric():
+    from gpusolve.cli.tree import FREE_MIN, METRIC_HELP
+
+    assert FREE_MIN == greedy.FREE_MIN
+    assert all(name in METRIC_HELP for name in greedy.GREEDY_METRICS)

@@ -8,21 +8,7 @@ from typing import Annotated
 import typer
 
 from ..errors import GpusolveError
-from ..games import make_game
-from ..greedy import FREE_MIN, greedy_tree, metric_names
 from ..modes import MODES
-from ..patterns import pattern_matrix
-from ..play import play_all, play_game, random_guesser, tree_guesser
-from ..trees import (
-    histogram_lines,
-    load_tree,
-    plot_histogram,
-    render,
-    report_lines,
-    save_tree,
-    summarize,
-)
-from ..verify import verify_tree
 from .app import (
     Answers,
     Backend,
@@ -37,8 +23,10 @@ from .app import (
     print_json,
 )
 
-Metric = Annotated[str, typer.Option("--metric", help="Metric minimized at every node: "
-                                     + ", ".join(metric_names()))]
+FREE_MIN = 3  # gpusolve.greedy.FREE_MIN (numba is imported only when a command runs)
+METRIC_HELP = ("Metric minimized at every node: entropy, max, expectation, branches, guaranteed_wins, "
+               "expected_wins; prefix anti- to reverse it.")
+Metric = Annotated[str, typer.Option("--metric", help=METRIC_HELP)]
 Mode = Annotated[str, typer.Option("--mode", help="Guesses allowed: " + " | ".join(MODES))]
 FreeMax = Annotated[int | None, typer.Option(
     "--free-max", help="Consider free (non-answer) guesses only with at most N answers left "
@@ -55,6 +43,8 @@ def say(text: str) -> None:
 
 
 def _print_report(summary, limit: int = 6) -> None:
+    from ..trees import histogram_lines, report_lines
+
     for line in report_lines(summary, limit):
         say(line)
     for line in histogram_lines(summary):
@@ -72,6 +62,9 @@ def tree(
     answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Build the greedy guess tree: at every node the guess that minimizes the metric."""
+    from ..greedy import greedy_tree
+    from ..trees import plot_histogram, render, save_tree, summarize
+
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min)
     summary = summarize(t)
@@ -109,6 +102,10 @@ def verify(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Check a tree: every answer reached once, replies right, guesses allowed, depth in limit."""
+    from ..patterns import pattern_matrix
+    from ..trees import load_tree, summarize
+    from ..verify import verify_tree
+
     t, game, info = load_tree(path)
     guesses = guesses or info.get("guesses")
     answers = answers or info.get("answers")
@@ -152,6 +149,12 @@ def play(
 ) -> None:
     """Simulate games: a guesser (tree file, greedy metric, or random) against an answer."""
     import random as random_module
+
+    from ..games import make_game
+    from ..greedy import greedy_tree
+    from ..patterns import pattern_matrix
+    from ..play import play_all, play_game, random_guesser, tree_guesser
+    from ..trees import load_tree
 
     if sum([tree_file is not None, metric is not None, random]) > 1:
         raise GpusolveError("choose one guesser: --tree, --metric or --random")
