@@ -37,6 +37,7 @@ reply_code = njit(cache=True, inline="always")(_reply_code)
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 SUM, KMAX = 0, 1
 BIG = np.int64(1) << 62
+RESET_LOOP = 24  # a scan of more answers than this clears its histogram by a fill
 
 
 @njit(cache=True)
@@ -90,7 +91,7 @@ def guess_key(mat, g, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta
             acc = BIG
         elif exclude_solved:
             acc -= gain[hist[solved]]
-    if stop - lo > hist.shape[0]:
+    if stop - lo > RESET_LOOP:
         hist[:] = 0
     else:
         for k in range(lo, stop):
@@ -132,7 +133,7 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
     keys = np.full(threads, BIG, np.int64)
     where = np.full(threads, -1, np.int64)
     for t in prange(threads):
-        hist = np.zeros(n_patterns, np.int64)
+        hist = np.zeros(n_patterns, np.int32)
         keys[t], where[t] = best_guess(mat, pool, t * chunk, min(n, (t + 1) * chunk), cols, lo, hi,
                                        hist, solved, metric_kind, sign, gain, delta, prunable,
                                        exclude_solved, has_floor)
@@ -203,7 +204,7 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
     n_guesses = mat.shape[1]
     order = cols_in.astype(np.int64)
     spare = np.empty(n, np.int64)
-    hist = np.zeros(n_patterns, np.int64)
+    hist = np.zeros(n_patterns, np.int32)
     bins = np.zeros(n_patterns + 1, np.int64)
     answers_pool = np.empty(n, np.int64)
     all_rows = np.arange(n_guesses)
