@@ -63,6 +63,19 @@ class CpuBackend:
                            numba.get_num_threads())
         return out
 
+    def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
+                  cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
+        import numba
+
+        from .kernels import war_cpu
+
+        lengths = np.empty(count, np.int32)
+        outcomes = np.empty(count, np.int8)
+        war_cpu.play_games(np.uint64(key), first, ranks, suits, down, cap, lengths, outcomes,
+                           numba.get_num_threads())
+        return lengths, outcomes
+
 
 @dataclass
 class CudaBackend:
@@ -102,6 +115,19 @@ class CudaBackend:
             n_patterns, xp.to_device(nlogn), xp.to_device(inverse), out,
         )
         return xp.to_host(out)
+
+    def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
+                  cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
+        from .kernels import config, war_cuda
+
+        lengths = self.xp.empty(count, np.int32)
+        outcomes = self.xp.empty(count, np.int8)
+        blocks = max(1, min(65535, -(-count // config.THREADS_PER_BLOCK)))
+        war_cuda.play_games[blocks, config.THREADS_PER_BLOCK](
+            np.uint64(key), first, ranks, suits, down, cap, lengths, outcomes
+        )
+        return self.xp.to_host(lengths), self.xp.to_host(outcomes)
 
     def _on_device(self, matrix: np.ndarray):
         """Return a device copy of ``matrix``, kept while the same matrix is used."""
