@@ -645,6 +645,32 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
             blb[level, b] = lbv
             total += lbv
         if total < limit:
+            # a bucket that none of its own answers splits into singletons needs at least 2m
+            for b in range(nbk):
+                m = bsize[level, b]
+                if m < 3 or bcode[level, b] == solved or blb[level, b] != 2 * m - 1:
+                    continue
+                start = bstart[level, b]
+                split = False
+                for t in range(start, start + m):
+                    base = carow[t] * n
+                    stats[S_STAMP] += 1
+                    st = stats[S_STAMP]
+                    split = True
+                    for t2 in range(start, start + m):
+                        c = out[base + ccols[t2]]
+                        if mark[c] == st:
+                            split = False
+                            break
+                        mark[c] = st
+                    if split:
+                        break
+                if not split:
+                    blb[level, b] = 2 * m
+                    total += 1
+                    if total >= limit:
+                        break
+        if total < limit:
             # buckets from the largest down
             bsz = np.empty(nbk, np.int64)
             for b in range(nbk):
