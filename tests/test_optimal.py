@@ -20,6 +20,7 @@ from gpusolve.modes import hard_mode_allows
 from gpusolve.optimal import solve
 from gpusolve.patterns import PatternMatrix, pattern_matrix
 from gpusolve.trees import Node, load_tree, scores
+from gpusolve.verify import verify_tree
 from gpusolve.words import read_words
 
 INF = float("inf")
@@ -86,6 +87,7 @@ def check_tree(tree, pm: PatternMatrix, max_guesses: int, total: int, mode: str)
         covered = sum(len([a for a in answers if game.reply(t.guess, a) == p]) for p in t.branches)
         assert covered == len(answers)
 
+    assert verify_tree(tree, pm, mode, max_guesses) == []
     walk(tree, list(pm.answers), 1, [])
     assert sorted(a for a, _ in seen) == sorted(pm.answers)
     assert max(d for _, d in seen) <= max_guesses
