@@ -29,6 +29,9 @@ from .words import Word
 RETRIES = 3
 """How many times a failed task is retried (a lost worker's tasks are rescheduled by Dask)."""
 
+CONNECT_TIMEOUT = "20s"
+"""How long to try reaching a --scheduler before giving up."""
+
 OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 """Progress callback: (units done, units total, the batch's (word, position, result) rows)."""
 
@@ -118,8 +121,11 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         from distributed import as_completed
 
         seed = client.scatter(known, broadcast=True) if known is not None else None
+        # workers started with --resources GPU=1 run one task per GPU at a time
+        gpus = any("GPU" in w.get("resources", {}) for w in client.scheduler_info()["workers"].values())
         futures = [
             client.submit(run_batch, job, chunk, backend, threads, seed, retries=RETRIES, pure=False,
+                          resources={"GPU": 1} if gpus else None,
                           key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
             for chunk in batches(todo, size)
         ]
@@ -149,11 +155,11 @@ class _client:
             raise GpusolveError("fan-out needs dask distributed: pip install 'gpusolve[dist]'") from None
         try:
             if self.scheduler:
-                self.client = Client(self.scheduler, timeout="20s")
+                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
             else:
                 with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES}):
                     self.cluster = LocalCluster(n_workers=self.n, threads_per_worker=1, processes=True,
-                                                host="127.0.0.1", dashboard_address=None,
+                                                host="127.0.0.1", dashboard_address=":0",
                                                 silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
         except OSError as e:
