@@ -166,3 +166,20 @@ def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
     if name == "cuda" or usable:
         return CudaBackend()
     return CpuBackend()
+
+
+def device_info() -> dict | None:
+    """Return the current CUDA device's name, compute capability and memory, or None."""
+    if not cuda_status()[0]:
+        return None
+    from numba import cuda
+
+    device = cuda.get_current_device()
+    free, total = cuda.current_context().get_memory_info()
+    name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
+    return {
+        "name": name,
+        "compute_capability": ".".join(map(str, device.compute_capability)),
+        "memory_total_gib": round(total / 2**30, 2),
+        "memory_free_gib": round(free / 2**30, 2),
+    }
