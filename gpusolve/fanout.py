@@ -68,7 +68,7 @@ def run_batch(job: Job, units: Sequence[tuple[Word, int]], backend: str | None =
     pm = matrix_for(job, backend)
     memo = _worker_memo(job, known)
     rows = [row for _, row in units]
-    results = UNITS[job.task](pm, job, rows, memo)
+    results = UNITS[job.task](pm, job, rows, memo, threads=threads)
     return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], memo.take_fresh(),
                        time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}")
 

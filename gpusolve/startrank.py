@@ -126,11 +126,16 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
 
 def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | None = None, *,
                metric: str = "entropy", mode: str = "normal", max_guesses: int = 6,
-               words: Sequence[Word] | None = None, task: str = "greedy-tree", **run: object) -> Ranking:
-    """Return every start word (or ``words``) ranked by the greedy tree it leads to under ``metric``."""
+               words: Sequence[Word] | None = None, task: str = "greedy-tree", free_max: int | None = None,
+               **run: object) -> Ranking:
+    """Return every start word (or ``words``) ranked by the greedy tree it leads to under ``metric``.
+
+    ``free_max``: consider guesses that cannot be the answer only at nodes of at most this many
+    answers (default: everywhere, as the seeds do); see ``gpusolve.greedy``.
+    """
     if task not in ("greedy-tree", "reference-greedy", "partition"):
         raise GpusolveError(f"{task!r} is not a tree task")
-    job = make_job(task, pm, guesses, answers, mode, max_guesses, metric)
+    job = make_job(task, pm, guesses, answers, mode, max_guesses, metric, free_max=free_max)
     return run_ranking(pm, job, list(words) if words is not None else list(pm.guesses), **run)
 
 

@@ -55,6 +55,7 @@ class Job:
     max_guesses: int = 6
     metric: str = "entropy"
     cutoff: int | None = None
+    free_max: int | None = None
 
     def params(self) -> dict[str, object]:
         """Return the parameters recorded in the run store (list contents by hash, not by name)."""
@@ -66,18 +67,29 @@ class Job:
 
 
 def make_job(task: str, pm: PatternMatrix, guesses: str | None, answers: str | None, mode: str = "normal",
-             max_guesses: int = 6, metric: str = "entropy", cutoff: int | None = None) -> Job:
+             max_guesses: int = 6, metric: str = "entropy", cutoff: int | None = None,
+             free_max: int | None = None) -> Job:
     """Return the job of ``task`` over the lists of ``pm`` (named ``guesses``/``answers``)."""
     if task not in UNITS:
         raise GpusolveError(f"unknown task {task!r}: choose one of {', '.join(UNITS)}")
-    if metric and metric not in METRICS:
-        raise GpusolveError(f"unknown metric {metric!r}: choose one of {', '.join(METRICS)}")
+    names = list(METRICS)
+    if task == "greedy-tree":
+        try:
+            from .greedy import metric_names
+        except ImportError:
+            raise GpusolveError("the greedy search (gpusolve.greedy) is not in this build") from None
+        names = metric_names()
+    if metric and metric not in names:
+        raise GpusolveError(f"unknown metric {metric!r}: choose one of {', '.join(names)}")
+    if free_max is not None and free_max < 0:
+        raise GpusolveError(f"--free-max must be 0 or more, not {free_max}")
     check_mode(mode)
     if max_guesses < 1:
         raise GpusolveError(f"--max-guesses must be at least 1, not {max_guesses}")
     g = pm.game
     return Job(task, g.name, g.length, g.colours, guesses, answers, list_hash(pm.guesses),
-               list_hash(pm.answers), len(pm.guesses), len(pm.answers), mode, max_guesses, metric, cutoff)
+               list_hash(pm.answers), len(pm.guesses), len(pm.answers), mode, max_guesses, metric, cutoff,
+               free_max)
 
 
 _matrices: dict[tuple, PatternMatrix] = {}
@@ -126,12 +138,14 @@ class Subproblems:
         return rows
 
 
-UnitFunction = Callable[[PatternMatrix, Job, list[int], Subproblems], list[dict]]
+UnitFunction = Callable[..., list[dict]]
+"""``unit(pm, job, rows, memo, threads=None) -> [result]``: one JSON-ready result per guess row."""
 
 
 # --- stand-ins and oracles ------------------------------------------------------------------
 
-def partition_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems) -> list[dict]:
+def partition_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                   threads: int | None = None) -> list[dict]:
     """Return each start word's branch statistics over all answers (largest, count, sum of squares)."""
     from .kernels.stats import BRANCHES, MAX, SUM_SQUARES
 
@@ -186,7 +200,8 @@ def tree_result(histogram: list[int] | np.ndarray, max_guesses: int) -> dict:
     }
 
 
-def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems) -> list[dict]:
+def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                          threads: int | None = None) -> list[dict]:
     """Return each start word's greedy-tree result computed by the slow reference greedy."""
     return [tree_result(reference_greedy_histogram(pm, job, r), job.max_guesses) for r in rows]
 
@@ -238,7 +253,8 @@ def exact_result(total: int, exact: bool, cutoff: int | None, **extra: object) -
     return {"value": int(total), "exact": True, **extra}
 
 
-def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems) -> list[dict]:
+def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                         threads: int | None = None) -> list[dict]:
     """Return each start word's exact least total computed by the slow reference search."""
     if job.mode != "normal":
         raise GpusolveError("the reference exact search plays normal mode only")
@@ -255,28 +271,41 @@ def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Sub
 
 # --- the real searches ----------------------------------------------------------------------
 
-def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems) -> list[dict]:
+def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                     threads: int | None = None) -> list[dict]:
     """Return each start word's greedy-tree result from the batch kernel of ``gpusolve.greedy``."""
-    try:
-        from .greedy import greedy_scores
-    except ImportError:
-        raise GpusolveError("the greedy search (gpusolve.greedy) is not installed in this build") from None
-    histograms = greedy_scores(pm, np.asarray(rows, dtype=np.int32), job.metric, job.mode, job.max_guesses)
+    from .greedy import greedy_scores
+
+    histograms = greedy_scores(pm, np.asarray(rows, dtype=np.int64), metric=job.metric, mode=job.mode,
+                               free_max=job.free_max, threads=threads)
     return [tree_result(h, job.max_guesses) for h in np.asarray(histograms)]
 
 
-def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems) -> list[dict]:
+def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+               threads: int | None = None) -> list[dict]:
     """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.optimal``."""
     try:
         from .optimal import solve
     except ImportError:
-        raise GpusolveError("the exact search (gpusolve.optimal) is not installed in this build") from None
+        raise GpusolveError("the exact search (gpusolve.optimal) is not in this build") from None
     out = []
     for r in rows:
-        res = solve(pm, start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses, cutoff=job.cutoff)
-        hist = {str(k): int(v) for k, v in sorted(dict(res.histogram).items())}
-        exact = bool(res.proven) and (job.cutoff is None or res.total < job.cutoff)
-        out.append(exact_result(int(res.total), exact, job.cutoff, worst=int(res.worst), histogram=hist))
+        try:
+            res = solve(pm, start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
+                        cutoff=job.cutoff, workers=threads)
+        except GpusolveError as e:
+            if not str(e).startswith("no strategy"):
+                raise
+            out.append({"value": None, "exact": True})  # impossible within max_guesses
+            continue
+        if res.interrupted:
+            raise KeyboardInterrupt
+        if res.total is None:  # proven: total >= cutoff
+            out.append(exact_result(int(job.cutoff), False, job.cutoff))
+            continue
+        hist = {str(k): int(v) for k, v in sorted(res.histogram.items())}
+        out.append(exact_result(int(res.total), bool(res.proven), job.cutoff, worst=int(res.worst),
+                                histogram=hist))
     return out
 
 

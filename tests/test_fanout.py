@@ -40,6 +40,12 @@ def small_lists(folder: Path, n_answers: int, n_extra: int) -> tuple[str, str]:
     return str(g), str(a)
 
 
+@pytest.fixture(autouse=True)
+def _private_runs_dir(tmp_path, monkeypatch):
+    """Keep default run directories out of the user's data folder."""
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
+
+
 @pytest.fixture(scope="module")
 def lists(tmp_path_factory):
     return small_lists(tmp_path_factory.mktemp("lists"), 20, 16)

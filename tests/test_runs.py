@@ -36,6 +36,12 @@ def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12) -> tuple[s
     return str(g), str(a)
 
 
+@pytest.fixture(autouse=True)
+def _private_runs_dir(tmp_path, monkeypatch):
+    """Keep default run directories out of the user's data folder."""
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
+
+
 @pytest.fixture(scope="module")
 def lists(tmp_path_factory):
     return small_lists(tmp_path_factory.mktemp("lists"))
@@ -297,3 +303,12 @@ def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
     with sqlite3.connect(run / DATABASE) as con:
         assert con.execute("SELECT count(*) FROM results").fetchone()[0] == resumed["candidates"]
         assert con.execute("SELECT count(*) FROM subproblems").fetchone()[0] > 0
+
+
+def test_default_run_dir_is_derived_from_the_parameters(tmp_path, lists, pm):
+    first = rank_trees(pm, *lists, task="partition", workers=0)
+    assert first.run_dir.parent == tmp_path / "runs" and first.run_dir.name.startswith("partition-wordle-")
+    again = rank_trees(pm, *lists, task="partition", workers=0)
+    assert again.run_dir == first.run_dir and again.computed == 0
+    other = rank_trees(pm, *lists, task="partition", workers=0, max_guesses=5)
+    assert other.run_dir != first.run_dir and other.computed == len(pm.guesses)
