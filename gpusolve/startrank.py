@@ -130,13 +130,16 @@ def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
                **run: object) -> Ranking:
     """Return every start word (or ``words``) ranked by the greedy tree it leads to under ``metric``.
 
+    Every allowed guess is a start word (in consistent mode: every possible answer).
     ``free_max``: consider guesses that cannot be the answer only at nodes of at most this many
     answers (default: everywhere, as the seeds do); see ``gpusolve.greedy``.
     """
     if task not in ("greedy-tree", "reference-greedy", "partition"):
         raise GpusolveError(f"{task!r} is not a tree task")
     job = make_job(task, pm, guesses, answers, mode, max_guesses, metric, free_max=free_max)
-    return run_ranking(pm, job, list(words) if words is not None else list(pm.guesses), **run)
+    if words is None:  # consistent mode may only open with a possible answer
+        words = pm.answers if mode == "consistent" else pm.guesses
+    return run_ranking(pm, job, list(words), **run)
 
 
 def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "entropy") -> list[Word]:

@@ -226,6 +226,7 @@ def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
 
 @pytest.mark.parametrize("args, message", [
     (["rank", "--by", "forest"], "--by takes guess or tree"),
+    (["rank", "--by", "tree", "--after", "CRANE:....."], "takes neither --after"),
     (["rank-exact", "--candidates", "many"], "--candidates takes a number or 'all'"),
     (["rank-exact", "--words", "ZZZZZ"], "unknown word ZZZZZ"),
     (["rank-exact", "--words", "A,B", "--words-file", "x"], "not both"),

@@ -69,6 +69,8 @@ def rank(
     output: runs.Output = None, quiet: Quiet = False, task: runs.Task = None,
 ) -> None:
     """Rank every allowed guess by a partition metric, or (--by tree) every start word by its greedy tree."""
+    if by == "tree" and (after or worst):
+        raise GpusolveError("--by tree ranks first guesses: it takes neither --after nor --worst")
     if by == "tree":
         return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
                                  backend, json, run_dir, scheduler, workers, batch, output, quiet, task)
