@@ -85,8 +85,12 @@ def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
 
 def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, scheduler: str | None = None,
               workers: int | None = None, batch: int | None = None, most: int = 64,
-              backend: str | None = None, on_batch: OnBatch | None = None) -> int:
-    """Compute every unit not yet in ``store`` and record it there; return how many were computed."""
+              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None) -> int:
+    """Compute every unit not yet in ``store`` and record it there; return how many were computed.
+
+    ``threads``: compiled-kernel threads per worker (default: the cores shared out among local
+    workers; all of a remote worker's cores).
+    """
     done = store.finished()
     todo = [(w, r) for w, r in units if w not in done]
     total = len(units)
@@ -113,10 +117,11 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     if scheduler is None and n_workers == 0:
         _memos.pop(job, None)
         for chunk in batches(todo, size):
-            record(run_batch(job, chunk, backend, None, known))
+            record(run_batch(job, chunk, backend, threads, known))
         return len(todo)
 
-    threads = None if scheduler else max(1, (os.cpu_count() or 1) // max(n_workers, 1))
+    if threads is None and not scheduler:
+        threads = max(1, (os.cpu_count() or 1) // max(n_workers, 1))
     with _client(scheduler, n_workers) as client:
         from distributed import as_completed
 

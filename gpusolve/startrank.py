@@ -103,7 +103,8 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
 
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
-                most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None) -> Ranking:
+                most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
+                threads: int | None = None) -> Ranking:
     """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks."""
     start = time.perf_counter()
     if not words:
@@ -112,7 +113,7 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
         computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
-                             most=most, backend=backend, on_batch=on_batch)
+                             most=most, backend=backend, on_batch=on_batch, threads=threads)
         stored = store.results()
     wanted = set(words)
     results = {w: r for w, r in stored.items() if w in wanted}

@@ -72,6 +72,8 @@ def main() -> None:
     parser.add_argument("--metric", default="entropy")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--batch", type=int, default=None, help="greedy start words per task")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="kernel threads per worker [default: cores / workers]")
     parser.add_argument("--skip-greedy", action="store_true")
     parser.add_argument("--skip-exact", action="store_true")
     args = parser.parse_args()
@@ -85,7 +87,7 @@ def main() -> None:
 
             def greedy(**run):
                 return rank_trees(pm, "allowed", "answers", metric=args.metric, words=words, batch=args.batch,
-                                  **run)
+                                  threads=args.threads, **run)
 
             rank_trees(pm, "allowed", "answers", metric=args.metric, words=words[:2], workers=0,
                        run_dir=folder / "warm-greedy")
@@ -95,7 +97,8 @@ def main() -> None:
             words = sample(pm.guesses, args.exact_words)
 
             def exact(**run):
-                return rank_exact(pm, "answers", "answers", cutoff=args.cutoff, words=words, batch=1, **run)
+                return rank_exact(pm, "answers", "answers", cutoff=args.cutoff, words=words, batch=1,
+                                  threads=args.threads, **run)
 
             rank_exact(pm, "answers", "answers", cutoff=args.cutoff, words=["CRANE"], workers=0,
                        run_dir=folder / "warm-exact")

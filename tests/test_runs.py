@@ -313,3 +313,27 @@ def test_default_run_dir_is_derived_from_the_parameters(tmp_path, lists, pm):
     assert again.run_dir == first.run_dir and again.computed == 0
     other = rank_trees(pm, *lists, task="partition", workers=0, max_guesses=5)
     assert other.run_dir != first.run_dir and other.computed == len(pm.guesses)
+
+
+def test_progress_line_shows_done_rate_eta_and_best():
+    import io
+
+    from rich.console import Console
+
+    from gpusolve.progress import RunProgress
+    from gpusolve.startrank import tree_key
+
+    console = Console(file=io.StringIO(), force_terminal=True, width=200)
+    progress = RunProgress(console, "greedy trees", tree_key, lambda r: f"total {r['total']}",
+                           {"AAAAA": 0, "BBBBB": 1, "CCCCC": 2}, quiet=False)
+    with progress:
+        progress(10, 100, [])
+        progress.start -= 60  # as if a minute had passed
+        progress(30, 100, [("BBBBB", 1, {"over": 0, "total": 9, "worst": 3}),
+                           ("CCCCC", 2, {"over": 0, "total": 8, "worst": 4})])
+        progress(31, 100, [("AAAAA", 0, {"over": 1, "total": 7, "worst": 7})])
+        line = progress.line(30, 100)
+    assert line.startswith("greedy trees: 30/100 (30.0%)")
+    assert "/min" in line and "ETA" in line and line.endswith("best CCCCC (total 8)")
+    assert RunProgress(console, "x", tree_key, str, {}, quiet=True).enabled is False
+    assert RunProgress(Console(file=io.StringIO()), "x", tree_key, str, {}).enabled is False
