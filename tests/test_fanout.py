@@ -112,6 +112,8 @@ def test_cluster_gives_the_single_process_results(cluster, single, pm, lists, tm
     local = rank_exact(pm, *lists, task="reference-exact", candidates=6, cutoff=60, workers=0,
                        run_dir=tmp_path / "y")
     assert exact.rows == local.rows and exact.statement == local.statement
+    greedy = rank_trees(pm, *lists, scheduler=address, batch=4, run_dir=tmp_path / "g")
+    assert greedy.rows == rank_trees(pm, *lists, workers=0, run_dir=tmp_path / "h").rows
 
 
 def test_killing_a_worker_mid_run_still_gives_the_same_results(cluster, single, pm, lists, tmp_path):

@@ -337,3 +337,20 @@ def test_progress_line_shows_done_rate_eta_and_best():
     assert "/min" in line and "ETA" in line and line.endswith("best CCCCC (total 8)")
     assert RunProgress(console, "x", tree_key, str, {}, quiet=True).enabled is False
     assert RunProgress(Console(file=io.StringIO()), "x", tree_key, str, {}).enabled is False
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode):
+    from gpusolve.greedy import greedy_tree
+    from gpusolve.trees import summarize
+
+    ranked = rank_trees(pm, *lists, mode=mode, run_dir=tmp_path / "g", workers=0, batch=5)
+    assert len(ranked.rows) == len(pm.guesses)
+    for row in ranked.rows[:3] + ranked.rows[-2:]:
+        s = summarize(greedy_tree(pm, "entropy", mode, start=row["word"]))
+        assert (row["total"], row["worst"], row["over"]) == (s.total, s.worst, s.over(6))
+        assert {k: n for k, n in enumerate(row["histogram"]) if n} == s.histogram
+    consistent = rank_trees(pm, *lists, mode="consistent", run_dir=tmp_path / "c", workers=0)
+    assert {r["word"] for r in consistent.rows} == set(pm.answers)
+    with pytest.raises(GpusolveError, match="unknown metric"):
+        rank_trees(pm, *lists, metric="nonsense", run_dir=tmp_path / "x", workers=0)
