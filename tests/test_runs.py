@@ -354,3 +354,17 @@ def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode)
     assert {r["word"] for r in consistent.rows} == set(pm.answers)
     with pytest.raises(GpusolveError, match="unknown metric"):
         rank_trees(pm, *lists, metric="nonsense", run_dir=tmp_path / "x", workers=0)
+
+
+def test_exact_ranking_agrees_with_the_reference_search(tmp_path, lists, pm):
+    pytest.importorskip("gpusolve.optimal")
+    for cutoff in (None, 40):
+        real = rank_exact(pm, *lists, cutoff=cutoff, run_dir=tmp_path / f"real{cutoff}", workers=0)
+        ref = rank_exact(pm, *lists, cutoff=cutoff, task="reference-exact", run_dir=tmp_path / f"ref{cutoff}",
+                         workers=0)
+        assert [(r["word"], r["value"], r["exact"]) for r in real.rows] == [
+            (r["word"], r["value"], r["exact"]) for r in ref.rows]
+        assert real.statement == ref.statement
+        for r in real.rows:
+            if r["exact"]:
+                assert sum(int(k) * n for k, n in r["histogram"].items()) == r["value"]
