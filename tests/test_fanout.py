@@ -116,6 +116,14 @@ def test_cluster_gives_the_single_process_results(cluster, single, pm, lists, tm
     assert greedy.rows == rank_trees(pm, *lists, workers=0, run_dir=tmp_path / "h").rows
 
 
+def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
+    pytest.importorskip("gpusolve.optimal")
+    address, _ = cluster
+    remote = rank_exact(pm, *lists, candidates=8, cutoff=70, scheduler=address, run_dir=tmp_path / "x")
+    local = rank_exact(pm, *lists, candidates=8, cutoff=70, workers=0, run_dir=tmp_path / "y")
+    assert remote.rows == local.rows and remote.statement == local.statement
+
+
 def test_killing_a_worker_mid_run_still_gives_the_same_results(cluster, single, pm, lists, tmp_path):
     address, workers = cluster
     db = tmp_path / "r" / DATABASE
