@@ -184,9 +184,11 @@ def proof_statement(rows: list[dict], n_guesses: int, cutoff: int | None) -> str
     if cutoff is not None:
         if bounded:
             names = ", ".join(r["word"] for r in exact[:10]) + (", ..." if len(exact) > 10 else "")
-            parts.append(f"the {len(exact)} best ({names}) have exact totals below {cutoff}; "
-                         f"all {len(bounded)} others are >= {cutoff}" if exact else
-                         f"all {len(bounded)} are >= {cutoff}")
+            others = "the other one is" if len(bounded) == 1 else f"all {len(bounded):,} others are"
+            best = "the best" if len(exact) == 1 else f"the {len(exact)} best"
+            have = "has an exact total" if len(exact) == 1 else "have exact totals"
+            parts.append(f"{best} ({names}) {have} below {cutoff}; {others} >= {cutoff}" if exact else
+                         f"all {len(bounded):,} are >= {cutoff}")
         else:
             parts.append(f"every one has an exact total below {cutoff}")
     if impossible:

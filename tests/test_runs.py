@@ -175,6 +175,7 @@ def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
                                                          if r["value"] < cutoff]
     assert all(r["value"] == cutoff for r in cut.rows if not r["exact"])
     assert f"all {len(cut.rows) - len(below)} others are >= {cutoff}" in cut.statement
+    assert f"the {len(below)} best (" in cut.statement
     assert "of all" in cut.statement
     with RunStore(tmp_path / "full", make_job("reference-exact", pm, *lists, metric="").params()) as store:
         assert store.subproblem_count() > 0
@@ -187,8 +188,8 @@ def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
 def test_proof_statement_forms():
     rows = [{"word": "A", "value": 10, "exact": True}, {"word": "B", "value": 12, "exact": False}]
     assert proof_statement(rows, 2, 12) == (
-        "best start word of all 2 ranked: A (total 10); the 1 best (A) have exact totals below 12; "
-        "all 1 others are >= 12")
+        "best start word of all 2 ranked: A (total 10); the best (A) has an exact total below 12; "
+        "the other one is >= 12")
     assert "every one has an exact total below 99" in proof_statement(rows[:1], 5, 99)
 
 
