@@ -127,7 +127,7 @@ def rank_exact_command(
     metric: Annotated[str, typer.Option("--metric", help="Cheap score choosing the candidates.")] = "entropy",
     mode: Mode = "normal", max_guesses: MaxGuesses = 6,
     top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 20,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     run_dir: RunDir = None, scheduler: Scheduler = None, workers: Workers = None, batch: Batch = None,
     output: Output = None, quiet: Quiet = False, task: Task = None,
