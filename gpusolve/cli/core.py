@@ -7,8 +7,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..errors import GpusolveError
 from ..history import parse_history, remaining_answers
 from ..metrics import METRICS, rank_guesses
+from . import runs
 from .app import (
     Answers,
     Backend,
@@ -17,6 +19,7 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Quiet,
     app,
     console,
     load_matrix,
@@ -59,8 +62,20 @@ def rank(
     after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+    by: Annotated[str, typer.Option("--by", help="guess: this guess's partition; tree: the whole "
+                                    "greedy tree from each start word (a long run).")] = "guess",
+    mode: runs.Mode = "normal", max_guesses: runs.MaxGuesses = 6, run_dir: runs.RunDir = None,
+    scheduler: runs.Scheduler = None, workers: runs.Workers = None, batch: runs.Batch = None,
+    output: runs.Output = None, quiet: Quiet = False, task: runs.Task = None,
 ) -> None:
-    """Rank every allowed guess by a partition metric over the remaining answers."""
+    """Rank every allowed guess by a partition metric, or (--by tree) every start word by its greedy tree."""
+    if by == "tree" and (after or worst):
+        raise GpusolveError("--by tree ranks first guesses: it takes neither --after nor --worst")
+    if by == "tree":
+        return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
+                                 backend, json, run_dir, scheduler, workers, batch, output, quiet, task)
+    if by != "guess":
+        raise GpusolveError(f"--by takes guess or tree, not {by!r}")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     alive = remaining_answers(pm, parse_history(pm, after))
     ranked = rank_guesses(pm, metric, alive)

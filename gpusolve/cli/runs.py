@@ -1,0 +1,165 @@
+"""Long runs over start words: ``rank --by tree`` (called from ``rank``) and ``rank-exact``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ..errors import GpusolveError
+from ..progress import RunProgress
+from ..startrank import KEYS, Ranking, describe, rank_exact, rank_trees, save_ranking
+from .app import (
+    Answers,
+    Backend,
+    Colours,
+    Game,
+    Guesses,
+    Json,
+    Length,
+    Quiet,
+    app,
+    console,
+    load_matrix,
+    print_json,
+)
+
+RunDir = Annotated[Path | None, typer.Option(
+    "--run-dir", help="Run directory (resumed if it exists) [default: derived from the parameters, "
+    "under $GPUSOLVE_RUNS_DIR or the user data dir]")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
+Workers = Annotated[int | None, typer.Option(
+    "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
+    "[default: the number of cores]")]
+Batch = Annotated[int | None, typer.Option("--batch", help="Start words per task [default: automatic]")]
+Output = Annotated[Path | None, typer.Option(
+    "--output", "-o", help="Also write every result to this file (.csv, else JSON).")]
+Mode = Annotated[str, typer.Option("--mode", help="normal, hard or consistent.")]
+MaxGuesses = Annotated[int, typer.Option("--max-guesses", help="Guesses allowed per game.")]
+Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
+
+
+def run_with_progress(pm, label: str, task: str, quiet: bool, call) -> Ranking:
+    """Return ``call(on_batch=...)``, showing a progress line on a terminal unless ``quiet``."""
+    n = pm.shape[1]
+    with RunProgress(console, label, KEYS[task], lambda r: describe(task, r, n), pm.guess_index,
+                     quiet) as progress:
+        return call(on_batch=progress)
+
+
+def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, length: int, colours: int,
+                 guesses: str | None, answers: str | None, backend: str | None, json: bool,
+                 run_dir: Path | None, scheduler: str | None, workers: int | None, batch: int | None,
+                 output: Path | None, quiet: bool, task: str | None = None) -> None:
+    """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    task = task or "greedy-tree"
+    label = f"greedy trees ({metric}, {mode})"
+    ranked = run_with_progress(pm, label, task, quiet, lambda on_batch: rank_trees(
+        pm, guesses, answers, metric=metric, mode=mode, max_guesses=max_guesses, task=task, run_dir=run_dir,
+        scheduler=scheduler, workers=workers, batch=batch, backend=backend, on_batch=on_batch))
+    if output:
+        save_ranking(ranked, output)
+    if json:
+        print_json(ranked.as_dict(top))
+        return
+    table = Table(title=f"{len(ranked.rows):,} start words by their {metric} greedy tree ({mode} mode) "
+                  f"over {pm.shape[1]:,} answers")
+    if task == "partition":  # a stand-in without trees: show its fields
+        table = Table(*ranked.rows[0].keys(), title=f"{len(ranked.rows):,} start words by {task}")
+        for r in ranked.rows[:top]:
+            table.add_row(*map(str, r.values()))
+        console.print(table)
+        return _footer(ranked)
+    for name in ("rank", "word", "mean", "total", "worst", f"over {max_guesses}", "guesses needed"):
+        table.add_column(name, justify="left" if name in ("word", "guesses needed") else "right")
+    for r in ranked.rows[:top]:
+        hist = " ".join(f"{k}:{n}" for k, n in enumerate(r["histogram"]) if n)
+        table.add_row(str(r["rank"]), r["word"], f"{r['mean']:.4f}", str(r["total"]), str(r["worst"]),
+                      str(r["over"]), hist)
+    console.print(table)
+    _footer(ranked)
+
+
+def _footer(ranked: Ranking) -> None:
+    console.print(f"{ranked.computed:,} computed now, {ranked.candidates - ranked.computed:,} from the run "
+                  f"directory, in {ranked.seconds:.1f} s; all results: {ranked.files[0]} and .csv")
+
+
+def _words(text: str | None, path: Path | None) -> list[str] | None:
+    """Return the start words from --words or --words-file (None if neither)."""
+    if text is not None and path is not None:
+        raise GpusolveError("give --words or --words-file, not both")
+    if path is not None:
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise GpusolveError(f"cannot read --words-file {path}: {e.strerror}") from None
+    if text is None:
+        return None
+    words = [w.strip() for w in text.replace(",", "\n").split() if w.strip()]
+    if not words:
+        raise GpusolveError("no start words given")
+    return words
+
+
+def _candidates(text: str) -> int | None:
+    if text.lower() == "all":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise GpusolveError(f"--candidates takes a number or 'all', not {text!r}") from None
+
+
+@app.command("rank-exact")
+def rank_exact_command(
+    candidates: Annotated[str, typer.Option(
+        "--candidates", help="Rank the N best start words by --metric, or 'all'.")] = "10",
+    words: Annotated[str | None, typer.Option("--words", help="Rank these start words: W1,W2,...")] = None,
+    words_file: Annotated[Path | None, typer.Option(
+        "--words-file", help="Rank the start words in a file.")] = None,
+    cutoff: Annotated[int | None, typer.Option(
+        "--cutoff", help="Stop at total T: words at or above it are reported as '>= T'.")] = None,
+    metric: Annotated[str, typer.Option("--metric", help="Cheap score choosing the candidates.")] = "entropy",
+    mode: Mode = "normal", max_guesses: MaxGuesses = 6,
+    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 20,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+    run_dir: RunDir = None, scheduler: Scheduler = None, workers: Workers = None, batch: Batch = None,
+    output: Output = None, quiet: Quiet = False, task: Task = None,
+) -> None:
+    """Exact optimal totals for many start words (or proven '>= T'), ranked, resumable, on a cluster."""
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    chosen = _words(words, words_file)
+    if chosen is not None:
+        chosen = [pm.game.parse_word(w, pm.guess_index) for w in chosen]
+    task = task or "exact"
+    ranked = run_with_progress(pm, f"exact values ({mode})", task, quiet, lambda on_batch: rank_exact(
+        pm, guesses, answers, mode=mode, max_guesses=max_guesses, cutoff=cutoff, task=task,
+        candidates=_candidates(candidates), words=chosen, metric=metric, run_dir=run_dir,
+        scheduler=scheduler, workers=workers, batch=batch or 1, backend=backend, on_batch=on_batch))
+    if output:
+        save_ranking(ranked, output)
+    if json:
+        print_json(ranked.as_dict(top))
+        return
+    table = Table(title=f"{len(ranked.rows):,} start words by exact total ({mode} mode, "
+                  f"{max_guesses} guesses) over {pm.shape[1]:,} answers")
+    for name in ("rank", "word", "total", "mean", "worst"):
+        table.add_column(name, justify="left" if name == "word" else "right")
+    for r in ranked.rows[:top]:
+        if r["value"] is None:
+            total, mean = "impossible", "-"
+        elif r["exact"]:
+            total, mean = str(r["value"]), f"{r['mean']:.4f}"
+        else:
+            total, mean = f">= {r['value']}", f">= {r['value'] / pm.shape[1]:.4f}"
+        table.add_row(str(r["rank"]), r["word"], total, mean, str(r.get("worst", "-")))
+    console.print(table)
+    if ranked.statement:
+        console.print(ranked.statement)
+    _footer(ranked)

@@ -1,0 +1,180 @@
+"""Fan-out of a run's units: batches of start words as Dask tasks (or in-process), results into the store.
+
+* ``scheduler="tcp://HOST:PORT"`` connects to an existing Dask distributed cluster;
+* otherwise ``workers=N`` (default: the number of cores) starts a ``LocalCluster`` of N worker
+  processes, one thread each, and ``workers=0`` runs every batch in this process.
+
+Each task computes one batch of start words (so a worker loads the pattern matrix once, from
+the disk cache, and batch kernels see many start words at once) and returns its results; the
+client writes each finished batch into the run store in one transaction as tasks complete
+(``as_completed``). A worker that dies loses only its in-flight batches: the scheduler hands
+them to another worker, and exceptions are retried (``retries``). Units already in the store
+are never sent out again, so a resumed run computes only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .errors import GpusolveError
+from .runstore import RunStore
+from .units import UNITS, Job, Subproblems, matrix_for
+from .words import Word
+
+RETRIES = 3
+"""How many times a failed task is retried (a lost worker's tasks are rescheduled by Dask)."""
+
+CONNECT_TIMEOUT = "20s"
+"""How long to try reaching a --scheduler before giving up."""
+
+OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
+"""Progress callback: (units done, units total, the batch's (word, position, result) rows)."""
+
+
+@dataclass
+class BatchOutput:
+    """What a task returns: the batch's results, new subproblems, time taken and where."""
+
+    results: list[tuple[Word, int, dict]]
+    subproblems: list[tuple[int, int, bool]] = field(default_factory=list)
+    seconds: float = 0.0
+    worker: str = ""
+
+
+_memos: dict[Job, Subproblems] = {}
+
+
+def _worker_memo(job: Job, known: tuple | None) -> Subproblems:
+    """Return this process's subproblem cache for ``job``, seeded once with the store's entries."""
+    memo = _memos.get(job)
+    if memo is None:
+        memo = _memos[job] = Subproblems(*(known or ((), (), ())))
+    return memo
+
+
+def run_batch(job: Job, units: Sequence[tuple[Word, int]], backend: str | None = None,
+              threads: int | None = None, known: tuple | None = None) -> BatchOutput:
+    """Return the results of one batch of (start word, guess row) units (runs on a worker)."""
+    start = time.perf_counter()
+    if threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    pm = matrix_for(job, backend)
+    memo = _worker_memo(job, known)
+    rows = [row for _, row in units]
+    results = UNITS[job.task](pm, job, rows, memo, threads=threads)
+    return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], memo.take_fresh(),
+                       time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}")
+
+
+def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Word, int]]]:
+    """Return the units cut into batches of ``size`` (in list order)."""
+    return [list(units[i:i + size]) for i in range(0, len(units), size)]
+
+
+def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
+    """Return a batch size giving every worker several batches (for balance), at most ``most``."""
+    return max(1, min(most, -(-n_units // (4 * max(n_workers, 1)))))
+
+
+def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, scheduler: str | None = None,
+              workers: int | None = None, batch: int | None = None, most: int = 64,
+              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None) -> int:
+    """Compute every unit not yet in ``store`` and record it there; return how many were computed.
+
+    ``threads``: compiled-kernel threads per worker (default: the cores shared out among local
+    workers; all of a remote worker's cores).
+    """
+    done = store.finished()
+    todo = [(w, r) for w, r in units if w not in done]
+    total = len(units)
+    finished = total - len(todo)
+    if on_batch:
+        on_batch(finished, total, [])
+    if not todo:
+        return 0
+    n_workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers is not None and workers < 0:
+        raise GpusolveError(f"--workers must be 0 (in-process) or more, not {workers}")
+    size = batch or default_batch(len(todo), n_workers, most)
+    if size < 1:
+        raise GpusolveError(f"--batch must be at least 1, not {size}")
+    known = store.load_subproblems() if job.task in ("exact", "reference-exact") else None
+
+    def record(out: BatchOutput) -> None:
+        nonlocal finished
+        store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker, out.subproblems)
+        finished += len(out.results)
+        if on_batch:
+            on_batch(finished, total, out.results)
+
+    if scheduler is None and n_workers == 0:
+        _memos.pop(job, None)
+        for chunk in batches(todo, size):
+            record(run_batch(job, chunk, backend, threads, known))
+        return len(todo)
+
+    if threads is None and not scheduler:
+        threads = max(1, (os.cpu_count() or 1) // max(n_workers, 1))
+    with _client(scheduler, n_workers) as client:
+        from distributed import as_completed
+
+        seed = client.scatter(known, broadcast=True) if known is not None else None
+        # workers started with --resources GPU=1 run one task per GPU at a time
+        gpus = any("GPU" in w.get("resources", {}) for w in client.scheduler_info()["workers"].values())
+        futures = [
+            client.submit(run_batch, job, chunk, backend, threads, seed, retries=RETRIES, pure=False,
+                          resources={"GPU": 1} if gpus else None,
+                          key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
+            for chunk in batches(todo, size)
+        ]
+        for future in as_completed(futures):
+            try:
+                out = future.result()
+            except GpusolveError:
+                raise
+            except Exception as e:  # a task that failed on every retry
+                raise GpusolveError(f"a task failed on the cluster: {type(e).__name__}: {e}") from None
+            record(out)
+            future.release()
+    return len(todo)
+
+
+class _client:
+    """A Dask client on the given scheduler, or on a fresh LocalCluster of ``n`` processes."""
+
+    def __init__(self, scheduler: str | None, n: int) -> None:
+        self.scheduler, self.n, self.cluster, self.client = scheduler, n, None, None
+
+    def __enter__(self):
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise GpusolveError("fan-out needs dask distributed: pip install 'gpusolve[dist]'") from None
+        try:
+            if self.scheduler:
+                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+            else:
+                with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES}):
+                    self.cluster = LocalCluster(n_workers=self.n, threads_per_worker=1, processes=True,
+                                                host="127.0.0.1", dashboard_address=":0",
+                                                silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+        except OSError as e:
+            self.__exit__()
+            where = self.scheduler or "a local cluster"
+            raise GpusolveError(f"cannot reach the Dask scheduler at {where}: {e}") from None
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

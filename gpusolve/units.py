@@ -1,0 +1,319 @@
+"""The units of a long run: what one worker computes for a batch of start words, by task name.
+
+A ``Job`` names the task and every parameter that changes its answer; it is small and
+picklable, so it travels to Dask workers, which rebuild (or load from the disk cache) the
+pattern matrix it describes. A unit function takes the matrix, the job, the guess rows of the
+start words and the subproblem cache, and returns one JSON-ready result per start word. The
+results must depend only on the job and the start word (never on timing, order or worker), so
+that a resumed or distributed run gives exactly the results of an uninterrupted one.
+
+Tasks: ``greedy-tree`` and ``exact`` (the real searches, ``gpusolve.greedy`` and
+``gpusolve.optimal``), and three small pure-Python ones used as stand-ins and test oracles:
+``partition`` (the start word's branch statistics), ``reference-greedy`` (a slow greedy tree)
+and ``reference-exact`` (a slow exact search for tiny lists).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .errors import GpusolveError
+from .games import make_game
+from .metrics import METRICS, partition_table, ranking
+from .modes import check_mode, hard_mode_allows
+from .patterns import PatternMatrix, pattern_matrix
+from .words import Word
+
+INFINITE = 1 << 40
+
+
+def list_hash(words: tuple[Word, ...]) -> str:
+    """Return a content hash of a word list."""
+    return hashlib.sha256("\n".join(words).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Job:
+    """A task and every parameter that changes its answer (plus how to rebuild the matrix)."""
+
+    task: str
+    game: str = "wordle"
+    length: int = 5
+    colours: int = 6
+    guesses: str | None = None
+    answers: str | None = None
+    guesses_hash: str = ""
+    answers_hash: str = ""
+    n_guesses: int = 0
+    n_answers: int = 0
+    mode: str = "normal"
+    max_guesses: int = 6
+    metric: str = "entropy"
+    cutoff: int | None = None
+    free_max: int | None = None
+
+    def params(self) -> dict[str, object]:
+        """Return the parameters recorded in the run store (list contents by hash, not by name)."""
+        params = asdict(self)
+        del params["guesses"], params["answers"]
+        if self.game != "mastermind":
+            del params["colours"]
+        return params
+
+
+def make_job(task: str, pm: PatternMatrix, guesses: str | None, answers: str | None, mode: str = "normal",
+             max_guesses: int = 6, metric: str = "entropy", cutoff: int | None = None,
+             free_max: int | None = None) -> Job:
+    """Return the job of ``task`` over the lists of ``pm`` (named ``guesses``/``answers``)."""
+    if task not in UNITS:
+        raise GpusolveError(f"unknown task {task!r}: choose one of {', '.join(UNITS)}")
+    names = list(METRICS)
+    if task == "greedy-tree":
+        try:
+            from .greedy import metric_names
+        except ImportError:
+            raise GpusolveError("the greedy search (gpusolve.greedy) is not in this build") from None
+        names = metric_names()
+    if metric and metric not in names:
+        raise GpusolveError(f"unknown metric {metric!r}: choose one of {', '.join(names)}")
+    if free_max is not None and free_max < 0:
+        raise GpusolveError(f"--free-max must be 0 or more, not {free_max}")
+    check_mode(mode)
+    if max_guesses < 1:
+        raise GpusolveError(f"--max-guesses must be at least 1, not {max_guesses}")
+    g = pm.game
+    return Job(task, g.name, g.length, g.colours, guesses, answers, list_hash(pm.guesses),
+               list_hash(pm.answers), len(pm.guesses), len(pm.answers), mode, max_guesses, metric, cutoff,
+               free_max)
+
+
+_matrices: dict[tuple, PatternMatrix] = {}
+_matrices_lock = threading.Lock()
+
+
+def matrix_for(job: Job, backend: str | None = None) -> PatternMatrix:
+    """Return the job's pattern matrix (once per process), checking its lists match the job's."""
+    spec = (job.game, job.length, job.colours, job.guesses, job.answers, backend)
+    with _matrices_lock:
+        pm = _matrices.get(spec)
+        if pm is None:
+            game = make_game(job.game, job.length, job.colours)
+            pm = pattern_matrix(game, job.guesses, job.answers, backend)
+            if (list_hash(pm.guesses), list_hash(pm.answers)) != (job.guesses_hash, job.answers_hash):
+                raise GpusolveError(
+                    f"the word lists {job.guesses or 'default'}/{job.answers or 'default'} on this worker "
+                    "differ from the run's (give every worker the same list files)")
+            _matrices[spec] = pm
+    return pm
+
+
+class Subproblems:
+    """The exact search's solved-subproblem cache: key -> (value, exact), and the new entries."""
+
+    def __init__(self, keys=(), values=(), exact=()) -> None:
+        self.known: dict[int, tuple[int, bool]] = {
+            int(k): (int(v), bool(e)) for k, v, e in zip(keys, values, exact)}
+        self.fresh: dict[int, tuple[int, bool]] = {}
+
+    def get(self, key: int) -> tuple[int, bool] | None:
+        """Return (value, exact) of a cached subproblem, or None."""
+        return self.known.get(key)
+
+    def put(self, key: int, value: int, exact: bool) -> None:
+        """Record a solved subproblem (an exact value, or a proven lower bound)."""
+        old = self.known.get(key)
+        if old is not None and (old[1] or (not exact and old[0] >= value)):
+            return
+        self.known[key] = self.fresh[key] = (int(value), bool(exact))
+
+    def take_fresh(self) -> list[tuple[int, int, bool]]:
+        """Return the entries added since the last call, as (key, value, exact) rows."""
+        rows = [(k, v, e) for k, (v, e) in self.fresh.items()]
+        self.fresh = {}
+        return rows
+
+
+UnitFunction = Callable[..., list[dict]]
+"""``unit(pm, job, rows, memo, threads=None) -> [result]``: one JSON-ready result per guess row."""
+
+
+# --- stand-ins and oracles ------------------------------------------------------------------
+
+def partition_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                   threads: int | None = None) -> list[dict]:
+    """Return each start word's branch statistics over all answers (largest, count, sum of squares)."""
+    from .kernels.stats import BRANCHES, MAX, SUM_SQUARES
+
+    table = partition_table(pm, None, np.asarray(rows, dtype=np.int32))
+    return [{"max": int(t[MAX]), "branches": int(t[BRANCHES]), "sum_squares": int(t[SUM_SQUARES])}
+            for t in table]
+
+
+def _best_guess(pm: PatternMatrix, job: Job, answers: np.ndarray, moves: list[tuple[Word, int]]) -> int:
+    """Return the guess row the greedy policy plays for ``answers`` (ties: list order)."""
+    rows = np.arange(pm.shape[0], dtype=np.int32)
+    if job.mode == "hard":
+        rows = np.array([r for r in rows if hard_mode_allows(pm.game, pm.guesses[r], moves)], dtype=np.int32)
+    elif job.mode == "consistent":
+        rows = pm.answer_rows[answers]
+    return int(rows[ranking(partition_table(pm, answers, rows), job.metric)[0]])
+
+
+def reference_greedy_histogram(pm: PatternMatrix, job: Job, start: int) -> list[int]:
+    """Return h[k] = answers the greedy tree from ``start`` finds with guess k (slow, obvious)."""
+    histogram = [0] * 32
+    solved = pm.game.solved
+
+    def play(answers: np.ndarray, guess: int, depth: int, moves: list[tuple[Word, int]]) -> None:
+        if depth >= len(histogram):
+            raise GpusolveError("the greedy tree is deeper than 31 guesses")
+        codes = pm.codes[guess, answers]
+        for code in np.unique(codes):
+            bucket = answers[codes == code]
+            if code == solved:
+                histogram[depth] += 1
+            elif len(bucket) == 1:
+                histogram[depth + 1] += 1
+            else:
+                after = [*moves, (pm.guesses[guess], int(code))]
+                play(bucket, _best_guess(pm, job, bucket, after), depth + 1, after)
+
+    play(np.arange(pm.shape[1], dtype=np.int32), start, 1, [])
+    return histogram[: max(k for k, n in enumerate(histogram) if n) + 1]
+
+
+def tree_result(histogram: list[int] | np.ndarray, max_guesses: int) -> dict:
+    """Return the JSON result of a start word's tree from its histogram of guesses needed."""
+    h = [int(n) for n in histogram]
+    while h and not h[-1]:
+        h.pop()
+    return {
+        "total": sum(k * n for k, n in enumerate(h)),
+        "worst": len(h) - 1,
+        "over": sum(h[max_guesses + 1:]),
+        "histogram": h,
+    }
+
+
+def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                          threads: int | None = None) -> list[dict]:
+    """Return each start word's greedy-tree result computed by the slow reference greedy."""
+    return [tree_result(reference_greedy_histogram(pm, job, r), job.max_guesses) for r in rows]
+
+
+def _subproblem_key(answers: np.ndarray, depth: int) -> int:
+    digest = hashlib.blake2b(np.ascontiguousarray(answers, dtype=np.int32).tobytes() + bytes([depth]),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def reference_value(pm: PatternMatrix, answers: np.ndarray, depth: int, memo: Subproblems) -> int:
+    """Return the least total guesses finding every answer within ``depth`` guesses (or INFINITE)."""
+    n = len(answers)
+    if n == 1:
+        return 1
+    if depth <= 1:
+        return INFINITE
+    key = _subproblem_key(answers, depth)
+    cached = memo.get(key)
+    if cached is not None and cached[1]:
+        return cached[0]
+    best = INFINITE
+    for guess in range(pm.shape[0]):
+        value = _guess_value(pm, answers, guess, depth, memo)
+        best = min(best, value)
+    memo.put(key, best, True)
+    return best
+
+
+def _guess_value(pm: PatternMatrix, answers: np.ndarray, guess: int, depth: int, memo: Subproblems) -> int:
+    codes = pm.codes[guess, answers]
+    total = len(answers)
+    for code in np.unique(codes):
+        if code == pm.game.solved:
+            continue
+        bucket = answers[codes == code]
+        if len(bucket) == len(answers):
+            return INFINITE
+        total += reference_value(pm, bucket, depth - 1, memo)
+        if total >= INFINITE:
+            return INFINITE
+    return total
+
+
+def exact_result(total: int, exact: bool, cutoff: int | None, **extra: object) -> dict:
+    """Return the JSON result of an exact search: the value, or a proven lower bound ">= cutoff"."""
+    if cutoff is not None and (not exact or total >= cutoff):
+        return {"value": int(cutoff), "exact": False}
+    return {"value": int(total), "exact": True, **extra}
+
+
+def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                         threads: int | None = None) -> list[dict]:
+    """Return each start word's exact least total computed by the slow reference search."""
+    if job.mode != "normal":
+        raise GpusolveError("the reference exact search plays normal mode only")
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    out = []
+    for r in rows:
+        total = _guess_value(pm, answers, r, job.max_guesses, memo)
+        if total >= INFINITE and job.cutoff is None:
+            out.append({"value": None, "exact": True})  # impossible within max_guesses
+        else:
+            out.append(exact_result(total, total < INFINITE, job.cutoff))
+    return out
+
+
+# --- the real searches ----------------------------------------------------------------------
+
+def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                     threads: int | None = None) -> list[dict]:
+    """Return each start word's greedy-tree result from the batch kernel of ``gpusolve.greedy``."""
+    from .greedy import greedy_scores
+
+    histograms = greedy_scores(pm, np.asarray(rows, dtype=np.int64), metric=job.metric, mode=job.mode,
+                               free_max=job.free_max, threads=threads)
+    return [tree_result(h, job.max_guesses) for h in np.asarray(histograms)]
+
+
+def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+               threads: int | None = None) -> list[dict]:
+    """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.optimal``."""
+    try:
+        from .optimal import solve
+    except ImportError:
+        raise GpusolveError("the exact search (gpusolve.optimal) is not in this build") from None
+    out = []
+    for r in rows:
+        try:
+            res = solve(pm, start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
+                        cutoff=job.cutoff, workers=threads)
+        except GpusolveError as e:
+            if not str(e).startswith("no strategy"):
+                raise
+            out.append({"value": None, "exact": True})  # impossible within max_guesses
+            continue
+        if res.interrupted:
+            raise KeyboardInterrupt
+        if res.total is None:  # proven: total >= cutoff
+            out.append(exact_result(int(job.cutoff), False, job.cutoff))
+            continue
+        hist = {str(k): int(v) for k, v in sorted(res.histogram.items())}
+        out.append(exact_result(int(res.total), bool(res.proven), job.cutoff, worst=int(res.worst),
+                                histogram=hist))
+    return out
+
+
+UNITS: dict[str, UnitFunction] = {
+    "greedy-tree": greedy_tree_unit,
+    "exact": exact_unit,
+    "partition": partition_unit,
+    "reference-greedy": reference_greedy_unit,
+    "reference-exact": reference_exact_unit,
+}
+"""Unit functions by task name."""

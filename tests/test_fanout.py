@@ -1,0 +1,170 @@
+"""Fan-out over Dask: a real local cluster (scheduler + 2 worker processes on loopback) gives the
+results of a single-process run, also when one worker is killed mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gpusolve.cli import app
+from gpusolve.errors import GpusolveError
+from gpusolve.fanout import batches, default_batch
+from gpusolve.games import make_game
+from gpusolve.patterns import pattern_matrix
+from gpusolve.runstore import DATABASE
+from gpusolve.startrank import rank_exact, rank_trees
+from gpusolve.words import read_words
+
+distributed = pytest.importorskip("distributed")
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def small_lists(folder: Path, n_answers: int, n_extra: int) -> tuple[str, str]:
+    """Write a small answer list and a guess list holding it plus a few others; return their paths."""
+    answers = read_words("answers", LETTERS)[::89][:n_answers]
+    extra = [w for w in read_words("allowed", LETTERS)[::541] if w not in answers][:n_extra]
+    a, g = folder / "answers.txt", folder / "guesses.txt"
+    a.write_text("\n".join(answers) + "\n")
+    g.write_text("\n".join(sorted(set(answers) | set(extra))) + "\n")
+    return str(g), str(a)
+
+
+@pytest.fixture(autouse=True)
+def _private_runs_dir(tmp_path, monkeypatch):
+    """Keep default run directories out of the user's data folder."""
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory):
+    return small_lists(tmp_path_factory.mktemp("lists"), 20, 16)
+
+
+@pytest.fixture(scope="module")
+def pm(lists):
+    return pattern_matrix(make_game(), *lists)
+
+
+@pytest.fixture(scope="module")
+def single(pm, lists, tmp_path_factory):
+    """The single-process (in-process) ranking every cluster run must reproduce."""
+    return rank_trees(pm, *lists, task="reference-greedy", workers=0,
+                      run_dir=tmp_path_factory.mktemp("single") / "run")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A real Dask cluster: a scheduler and two single-thread worker processes on 127.0.0.1."""
+    folder = tmp_path_factory.mktemp("cluster")
+    file = folder / "scheduler.json"
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", "0", "--no-dashboard", "--scheduler-file", str(file)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                 str(file), "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
+                                 "--no-dashboard", "--name", f"w{i}"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(2)]
+    procs += workers
+    try:
+        deadline = time.monotonic() + 120
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        with distributed.Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address, workers
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+            p.wait()
+
+
+def test_batches_cover_every_unit_once():
+    units = [(str(i), i) for i in range(10)]
+    assert [len(b) for b in batches(units, 4)] == [4, 4, 2]
+    assert [u for b in batches(units, 3) for u in b] == units
+    assert default_batch(12972, 2) == 64 and default_batch(10, 2) == 2 and default_batch(1, 8) == 1
+
+
+def test_cluster_gives_the_single_process_results(cluster, single, pm, lists, tmp_path):
+    address, _ = cluster
+    ranked = rank_trees(pm, *lists, task="reference-greedy", scheduler=address, batch=3,
+                        run_dir=tmp_path / "r")
+    assert ranked.computed == len(pm.guesses)
+    assert ranked.rows == single.rows
+    with sqlite3.connect(tmp_path / "r" / DATABASE) as con:
+        workers = {w.split(":")[1] for (w,) in con.execute("SELECT DISTINCT worker FROM results")}
+    assert len(workers) == 2  # both worker processes took part
+    exact = rank_exact(pm, *lists, task="reference-exact", candidates=6, cutoff=60, scheduler=address,
+                       run_dir=tmp_path / "x")
+    local = rank_exact(pm, *lists, task="reference-exact", candidates=6, cutoff=60, workers=0,
+                       run_dir=tmp_path / "y")
+    assert exact.rows == local.rows and exact.statement == local.statement
+    greedy = rank_trees(pm, *lists, scheduler=address, batch=4, run_dir=tmp_path / "g")
+    assert greedy.rows == rank_trees(pm, *lists, workers=0, run_dir=tmp_path / "h").rows
+
+
+def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
+    pytest.importorskip("gpusolve.optimal")
+    address, _ = cluster
+    remote = rank_exact(pm, *lists, candidates=8, cutoff=70, scheduler=address, run_dir=tmp_path / "x")
+    local = rank_exact(pm, *lists, candidates=8, cutoff=70, workers=0, run_dir=tmp_path / "y")
+    assert remote.rows == local.rows and remote.statement == local.statement
+
+
+def test_killing_a_worker_mid_run_still_gives_the_same_results(cluster, single, pm, lists, tmp_path):
+    address, workers = cluster
+    db = tmp_path / "r" / DATABASE
+    killed = []
+
+    def kill_when_started() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    with sqlite3.connect(db, timeout=30) as con:
+                        done = con.execute("SELECT count(*) FROM results").fetchone()[0]
+                except sqlite3.OperationalError:
+                    done = 0
+                if done >= 2:
+                    workers[0].send_signal(signal.SIGKILL)
+                    killed.append(done)
+                    return
+            time.sleep(0.005)
+
+    killer = threading.Thread(target=kill_when_started)
+    killer.start()
+    ranked = rank_trees(pm, *lists, task="reference-greedy", scheduler=address, batch=1,
+                        run_dir=tmp_path / "r")
+    killer.join()
+    assert killed and killed[0] < len(pm.guesses)  # the worker died mid-run
+    assert workers[0].wait(timeout=30) == -signal.SIGKILL
+    assert ranked.rows == single.rows
+
+
+def test_local_cluster_of_processes_gives_the_same_results(single, lists, tmp_path):
+    g, a = lists
+    out = CliRunner().invoke(app, ["rank", "--by", "tree", "--task", "reference-greedy", "--guesses", g,
+                                   "--answers", a, "--workers", "2", "--run-dir", str(tmp_path / "r"),
+                                   "--json", "--top", "1000"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["results"] == single.rows
+
+
+def test_unreachable_scheduler_is_a_one_line_error(pm, lists, tmp_path, monkeypatch):
+    monkeypatch.setattr("gpusolve.fanout.CONNECT_TIMEOUT", "2s")
+    with pytest.raises(GpusolveError, match="cannot reach the Dask scheduler"):
+        rank_trees(pm, *lists, task="partition", scheduler="tcp://127.0.0.1:9", run_dir=tmp_path / "r")
+    assert os.path.exists(tmp_path / "r" / DATABASE)

@@ -1,0 +1,371 @@
+"""Run store and resumable start-word rankings: resume, parameter checks, and real SIGKILLs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gpusolve.cli import app
+from gpusolve.errors import GpusolveError
+from gpusolve.games import make_game
+from gpusolve.patterns import pattern_matrix
+from gpusolve.runstore import DATABASE, RunStore
+from gpusolve.startrank import proof_statement, rank_exact, rank_trees
+from gpusolve.units import INFINITE, Subproblems, make_job, reference_value
+from gpusolve.words import read_words
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12) -> tuple[str, str]:
+    """Write a small answer list and a guess list holding it plus a few others; return their paths."""
+    answers = read_words("answers", LETTERS)[::97][:n_answers]
+    extra = [w for w in read_words("allowed", LETTERS)[::613] if w not in answers][:n_extra]
+    a, g = folder / "answers.txt", folder / "guesses.txt"
+    a.write_text("\n".join(answers) + "\n")
+    g.write_text("\n".join(sorted(set(answers) | set(extra))) + "\n")
+    return str(g), str(a)
+
+
+@pytest.fixture(autouse=True)
+def _private_runs_dir(tmp_path, monkeypatch):
+    """Keep default run directories out of the user's data folder."""
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory):
+    return small_lists(tmp_path_factory.mktemp("lists"))
+
+
+@pytest.fixture(scope="module")
+def pm(lists):
+    return pattern_matrix(make_game(), *lists)
+
+
+# --- the store ----------------------------------------------------------------------------------
+
+def test_store_records_results_and_reopens(tmp_path):
+    params = {"task": "t", "mode": "normal", "max_guesses": 6}
+    with RunStore(tmp_path / "run", params) as store:
+        assert store.finished() == set()
+        store.save([("SALET", 5, {"total": 7}), ("CRANE", 2, {"total": 9})], 0.1, "w")
+        store.save([("SALET", 5, {"total": 7})])  # a repeated unit is kept once
+    with RunStore(tmp_path / "run", dict(params)) as store:
+        assert store.finished() == {"SALET", "CRANE"}
+        assert list(store.results()) == ["CRANE", "SALET"]  # list order
+        assert store.results()["SALET"] == {"total": 7}
+        assert store.count() == 2
+    assert sqlite3.connect(tmp_path / "run" / DATABASE).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_store_refuses_other_parameters(tmp_path):
+    RunStore(tmp_path / "run", {"task": "t", "mode": "normal", "max_guesses": 6}).close()
+    with pytest.raises(GpusolveError) as e:
+        RunStore(tmp_path / "run", {"task": "t", "mode": "hard", "max_guesses": 6})
+    message = str(e.value)
+    assert "\n" not in message and 'mode="normal" (now "hard")' in message and "--run-dir" in message
+    with pytest.raises(GpusolveError, match="cutoff"):
+        RunStore(tmp_path / "run", {"task": "t", "mode": "normal", "max_guesses": 6, "cutoff": 5})
+
+
+def test_store_refuses_a_file_that_is_not_a_store(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / DATABASE).write_bytes(b"not a database at all" * 100)
+    with pytest.raises(GpusolveError, match="not a readable run store"):
+        RunStore(tmp_path / "run", {"task": "t"})
+
+
+def test_subproblems_merge_exact_values_and_bounds(tmp_path):
+    big = (1 << 64) - 3  # keys are unsigned 64-bit
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        store.save_subproblems([(1, 10, False), (2, 20, True), (big, 7, True)])
+        store.save_subproblems([(1, 8, False), (2, 25, False), (3, 4, False)])  # weaker: ignored
+        store.save_subproblems([(1, 12, False), (3, 6, True)])  # stronger: kept
+        store.save_subproblems([(1, 11, False)])
+        keys, values, exact = store.load_subproblems()
+    got = {int(k): (int(v), bool(e)) for k, v, e in zip(keys, values, exact)}
+    assert got == {1: (12, False), 2: (20, True), 3: (6, True), big: (7, True)}
+
+
+def test_subproblems_cache_in_memory():
+    memo = Subproblems([5], [30], [False])
+    memo.put(5, 20, False)
+    assert memo.get(5) == (30, False) and memo.take_fresh() == []
+    memo.put(5, 33, True)
+    memo.put(6, 3, True)
+    assert sorted(memo.take_fresh()) == [(5, 33, True), (6, 3, True)] and memo.take_fresh() == []
+
+
+# --- resumable rankings -------------------------------------------------------------------------
+
+def test_ranking_resumes_without_recomputing(tmp_path, lists, pm):
+    first = rank_trees(pm, *lists, task="reference-greedy", words=pm.guesses[:5], run_dir=tmp_path / "r",
+                       workers=0)
+    assert first.computed == 5
+    whole = rank_trees(pm, *lists, task="reference-greedy", run_dir=tmp_path / "r", workers=0, batch=3)
+    assert whole.computed == len(pm.guesses) - 5
+    again = rank_trees(pm, *lists, task="reference-greedy", run_dir=tmp_path / "r", workers=0)
+    assert again.computed == 0 and again.rows == whole.rows
+    fresh = rank_trees(pm, *lists, task="reference-greedy", run_dir=tmp_path / "fresh", workers=0)
+    assert fresh.rows == whole.rows
+    ranked = json.loads((tmp_path / "r" / "ranking.json").read_text())
+    assert ranked["results"] == whole.rows
+    assert (tmp_path / "r" / "ranking.csv").read_text().splitlines()[0].startswith("rank,word,")
+    keys = [(r["over"], r["total"], r["worst"]) for r in whole.rows]
+    assert keys == sorted(keys)
+    with pytest.raises(GpusolveError, match="metric"):
+        rank_trees(pm, *lists, task="reference-greedy", metric="max", run_dir=tmp_path / "r", workers=0)
+
+
+def test_reference_greedy_totals_match_the_histogram(pm, lists):
+    job = make_job("reference-greedy", pm, *lists)
+    from gpusolve.units import reference_greedy_histogram
+
+    for row in range(3):
+        h = reference_greedy_histogram(pm, job, row)
+        assert sum(h) == pm.shape[1]
+        is_answer = pm.guesses[row] in pm.answers
+        assert h[1] == (1 if is_answer else 0)
+
+
+def test_reference_exact_agrees_with_brute_force(pm):
+    # brute force over every strategy for tiny answer sets: V(S) by plain recursion, no memo
+    import numpy as np
+
+    def brute(answers, depth):
+        if len(answers) == 1:
+            return 1
+        if depth <= 1:
+            return INFINITE
+        best = INFINITE
+        for g in range(pm.shape[0]):
+            codes = pm.codes[g, answers]
+            if len(set(codes.tolist())) == 1 and codes[0] != pm.game.solved:
+                continue
+            total = len(answers)
+            for c in set(codes.tolist()) - {pm.game.solved}:
+                total += brute(answers[codes == c], depth - 1)
+            best = min(best, total)
+        return best
+
+    for subset in ([0, 1, 2], [3, 4, 5, 6], [0, 2, 4, 6, 8]):
+        answers = np.array(subset, dtype=np.int32)
+        for depth in (2, 3):
+            assert reference_value(pm, answers, depth, Subproblems()) == min(brute(answers, depth), INFINITE)
+
+
+def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
+    full = rank_exact(pm, *lists, task="reference-exact", run_dir=tmp_path / "full", workers=0)
+    values = [r["value"] for r in full.rows]
+    assert all(r["exact"] for r in full.rows) and values == sorted(values)
+    cutoff = values[3] + 1
+    cut = rank_exact(pm, *lists, task="reference-exact", cutoff=cutoff, run_dir=tmp_path / "cut", workers=0)
+    below = [r for r in cut.rows if r["exact"]]
+    assert [(r["word"], r["value"]) for r in below] == [(r["word"], r["value"]) for r in full.rows
+                                                         if r["value"] < cutoff]
+    assert all(r["value"] == cutoff for r in cut.rows if not r["exact"])
+    assert f"all {len(cut.rows) - len(below)} others are >= {cutoff}" in cut.statement
+    assert f"the {len(below)} best (" in cut.statement
+    assert "of all" in cut.statement
+    with RunStore(tmp_path / "full", make_job("reference-exact", pm, *lists, metric="").params()) as store:
+        assert store.subproblem_count() > 0
+    resumed = rank_exact(pm, *lists, task="reference-exact", run_dir=tmp_path / "full", workers=0)
+    assert resumed.computed == 0 and resumed.rows == full.rows
+    some = rank_exact(pm, *lists, task="reference-exact", candidates=3, run_dir=tmp_path / "full", workers=0)
+    assert len(some.rows) == 3 and "among the 3" in some.statement
+
+
+def test_proof_statement_forms():
+    rows = [{"word": "A", "value": 10, "exact": True}, {"word": "B", "value": 12, "exact": False}]
+    assert proof_statement(rows, 2, 12) == (
+        "best start word of all 2 ranked: A (total 10); the best (A) has an exact total below 12; "
+        "the other one is >= 12")
+    assert "every one has an exact total below 99" in proof_statement(rows[:1], 5, 99)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
+    runner = CliRunner()
+    g, a = lists
+    out = runner.invoke(app, ["rank", "--by", "tree", "--task", "reference-greedy", "--guesses", g,
+                              "--answers", a, "--run-dir", str(tmp_path / "t"), "--workers", "0", "--json",
+                              "--top", "3", "--output", str(tmp_path / "all.csv")])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert len(doc["results"]) == 3 and doc["params"]["task"] == "reference-greedy"
+    assert len((tmp_path / "all.csv").read_text().splitlines()) == 1 + doc["candidates"]
+    out = runner.invoke(app, ["rank", "--by", "tree", "--task", "reference-greedy", "--guesses", g,
+                              "--answers", a, "--run-dir", str(tmp_path / "t"), "--workers", "0",
+                              "--top", "2"])
+    assert out.exit_code == 0 and "over 6" in out.output and "0 computed now" in out.output
+    out = runner.invoke(app, ["rank-exact", "--task", "reference-exact", "--guesses", g, "--answers", a,
+                              "--candidates", "all", "--cutoff", "30", "--run-dir", str(tmp_path / "x"),
+                              "--workers", "0", "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "best start word of all" in out.output
+    two = [w.lower() for w in Path(g).read_text().split()[:2]]
+    (tmp_path / "words.txt").write_text("\n".join(two) + "\n")
+    out = runner.invoke(app, ["rank-exact", "--task", "reference-exact", "--guesses", g, "--answers", a,
+                              "--words-file", str(tmp_path / "words.txt"), "--run-dir", str(tmp_path / "x"),
+                              "--workers", "0", "--json", "--cutoff", "30"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["computed"] == 0 and {r["word"] for r in doc["results"]} == {w.upper() for w in two}
+    assert "among the 2" in doc["statement"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rank", "--by", "forest"], "--by takes guess or tree"),
+    (["rank", "--by", "tree", "--after", "CRANE:....."], "takes neither --after"),
+    (["rank-exact", "--candidates", "many"], "--candidates takes a number or 'all'"),
+    (["rank-exact", "--words", "ZZZZZ"], "unknown word ZZZZZ"),
+    (["rank-exact", "--words", "A,B", "--words-file", "x"], "not both"),
+    (["rank-exact", "--cutoff", "0"], "--cutoff must be a positive total"),
+])
+def test_cli_bad_input_is_one_line(args, message, lists, tmp_path):
+    g, a = lists
+    out = CliRunner().invoke(app, [*args, "--guesses", g, "--answers", a, "--run-dir", str(tmp_path / "r"),
+                                   "--workers", "0"])
+    assert out.exit_code == 2
+    assert out.output.count("\n") == 1 and out.output.startswith("error: ") and message in out.output
+
+
+def test_cli_refuses_to_resume_with_other_parameters(tmp_path, lists):
+    g, a = lists
+    base = ["rank", "--by", "tree", "--task", "partition", "--guesses", g, "--answers", a,
+            "--run-dir", str(tmp_path / "r"), "--workers", "0", "--quiet"]
+    assert CliRunner().invoke(app, base).exit_code == 0
+    out = CliRunner().invoke(app, [*base, "--max-guesses", "5"])
+    assert out.exit_code == 2 and "max_guesses=6 (now 5)" in out.output and out.output.count("\n") == 1
+
+
+# --- SIGKILL at any moment, then resume -----------------------------------------------------------
+
+def _count(db: Path) -> int:
+    """Return the finished units in a store, checking it is readable and consistent."""
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return con.execute("SELECT count(*) FROM results").fetchone()[0]
+    except sqlite3.OperationalError as e:  # tables not created yet
+        assert "no such table" in str(e)
+        return 0
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
+    g, a = small_lists(tmp_path, n_answers=20, n_extra=12)
+    run = tmp_path / "killed"
+    command = [sys.executable, "-m", "gpusolve", "rank-exact", "--task", "reference-exact", "--guesses", g,
+               "--answers", a, "--candidates", "all", "--cutoff", "48", "--batch", "1", "--workers", "0",
+               "--quiet", "--json", "--top", "1000", "--run-dir", str(run)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    # kill points: during start-up, then once 1, 8 and 16 units are in the store (+ small offsets so
+    # that some kills land inside a transaction), then let it finish
+    kill_points = [(0, 0.3), (1, 0.0), (8, 0.003), (16, 0.007)]
+    seen, kills = 0, 0
+    for at_least, offset in kill_points:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + 120
+        while _count(run / DATABASE) < at_least and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        time.sleep(offset)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+        now = _count(run / DATABASE)
+        assert now >= seen  # committed work is never lost
+        seen = now
+    assert kills >= 3
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    resumed = json.loads(proc.stdout)
+    assert resumed["computed"] < resumed["candidates"]
+    pm = pattern_matrix(make_game(), g, a)
+    straight = rank_exact(pm, g, a, task="reference-exact", candidates=None, cutoff=48, batch=1, workers=0,
+                          run_dir=tmp_path / "straight")
+    assert resumed["results"] == json.loads(json.dumps(straight.rows))
+    assert any(r["exact"] for r in straight.rows) and not all(r["exact"] for r in straight.rows)
+    with sqlite3.connect(run / DATABASE) as con:
+        assert con.execute("SELECT count(*) FROM results").fetchone()[0] == resumed["candidates"]
+        assert con.execute("SELECT count(*) FROM subproblems").fetchone()[0] > 0
+
+
+def test_default_run_dir_is_derived_from_the_parameters(tmp_path, lists, pm):
+    first = rank_trees(pm, *lists, task="partition", workers=0)
+    assert first.run_dir.parent == tmp_path / "runs" and first.run_dir.name.startswith("partition-wordle-")
+    again = rank_trees(pm, *lists, task="partition", workers=0)
+    assert again.run_dir == first.run_dir and again.computed == 0
+    other = rank_trees(pm, *lists, task="partition", workers=0, max_guesses=5)
+    assert other.run_dir != first.run_dir and other.computed == len(pm.guesses)
+
+
+def test_progress_line_shows_done_rate_eta_and_best():
+    import io
+
+    from rich.console import Console
+
+    from gpusolve.progress import RunProgress
+    from gpusolve.startrank import tree_key
+
+    console = Console(file=io.StringIO(), force_terminal=True, width=200)
+    progress = RunProgress(console, "greedy trees", tree_key, lambda r: f"total {r['total']}",
+                           {"AAAAA": 0, "BBBBB": 1, "CCCCC": 2}, quiet=False)
+    with progress:
+        progress(10, 100, [])
+        progress.start -= 60  # as if a minute had passed
+        progress(30, 100, [("BBBBB", 1, {"over": 0, "total": 9, "worst": 3}),
+                           ("CCCCC", 2, {"over": 0, "total": 8, "worst": 4})])
+        progress(31, 100, [("AAAAA", 0, {"over": 1, "total": 7, "worst": 7})])
+        line = progress.line(30, 100)
+    assert line.startswith("greedy trees: 30/100 (30.0%)")
+    assert "/min" in line and "ETA" in line and line.endswith("best CCCCC (total 8)")
+    assert RunProgress(console, "x", tree_key, str, {}, quiet=True).enabled is False
+    assert RunProgress(Console(file=io.StringIO()), "x", tree_key, str, {}).enabled is False
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode):
+    from gpusolve.greedy import greedy_tree
+    from gpusolve.trees import summarize
+
+    ranked = rank_trees(pm, *lists, mode=mode, run_dir=tmp_path / "g", workers=0, batch=5)
+    assert len(ranked.rows) == len(pm.guesses)
+    for row in ranked.rows[:3] + ranked.rows[-2:]:
+        s = summarize(greedy_tree(pm, "entropy", mode, start=row["word"]))
+        assert (row["total"], row["worst"], row["over"]) == (s.total, s.worst, s.over(6))
+        assert {k: n for k, n in enumerate(row["histogram"]) if n} == s.histogram
+    consistent = rank_trees(pm, *lists, mode="consistent", run_dir=tmp_path / "c", workers=0)
+    assert {r["word"] for r in consistent.rows} == set(pm.answers)
+    with pytest.raises(GpusolveError, match="unknown metric"):
+        rank_trees(pm, *lists, metric="nonsense", run_dir=tmp_path / "x", workers=0)
+
+
+def test_exact_ranking_agrees_with_the_reference_search(tmp_path, lists, pm):
+    pytest.importorskip("gpusolve.optimal")
+    for cutoff in (None, 40):
+        real = rank_exact(pm, *lists, cutoff=cutoff, run_dir=tmp_path / f"real{cutoff}", workers=0)
+        ref = rank_exact(pm, *lists, cutoff=cutoff, task="reference-exact", run_dir=tmp_path / f"ref{cutoff}",
+                         workers=0)
+        assert [(r["word"], r["value"], r["exact"]) for r in real.rows] == [
+            (r["word"], r["value"], r["exact"]) for r in ref.rows]
+        assert real.statement == ref.statement
+        for r in real.rows:
+            if r["exact"]:
+                assert sum(int(k) * n for k, n in r["histogram"].items()) == r["value"]
