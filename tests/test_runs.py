@@ -209,14 +209,16 @@ def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
                               "--answers", a, "--run-dir", str(tmp_path / "t"), "--workers", "0",
                               "--top", "2"])
     assert out.exit_code == 0 and "over 6" in out.output and "0 computed now" in out.output
-    out = runner.invoke(app, ["rank-exact", "--task", "reference-exact", "--guesses", g, "--answers", a,
+    out = runner.invoke(app, ["optimal-tree", "--rank", "--task", "reference-exact",
+                              "--guesses", g, "--answers", a,
                               "--candidates", "all", "--cutoff", "30", "--run-dir", str(tmp_path / "x"),
                               "--workers", "0", "--quiet"])
     assert out.exit_code == 0, out.output
     assert "best start word of all" in out.output
     two = [w.lower() for w in Path(g).read_text().split()[:2]]
     (tmp_path / "words.txt").write_text("\n".join(two) + "\n")
-    out = runner.invoke(app, ["rank-exact", "--task", "reference-exact", "--guesses", g, "--answers", a,
+    out = runner.invoke(app, ["optimal-tree", "--rank", "--task", "reference-exact",
+                              "--guesses", g, "--answers", a,
                               "--words-file", str(tmp_path / "words.txt"), "--run-dir", str(tmp_path / "x"),
                               "--workers", "0", "--json", "--cutoff", "30"])
     assert out.exit_code == 0, out.output
@@ -228,10 +230,10 @@ def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
 @pytest.mark.parametrize("args, message", [
     (["rank", "--by", "forest"], "--by takes guess or tree"),
     (["rank", "--by", "tree", "--after", "CRANE:....."], "takes neither --after"),
-    (["rank-exact", "--candidates", "many"], "--candidates takes a number or 'all'"),
-    (["rank-exact", "--words", "ZZZZZ"], "unknown word ZZZZZ"),
-    (["rank-exact", "--words", "A,B", "--words-file", "x"], "not both"),
-    (["rank-exact", "--cutoff", "0"], "--cutoff must be a positive total"),
+    (["optimal-tree", "--rank", "--candidates", "many"], "--candidates takes a number or 'all'"),
+    (["optimal-tree", "--rank", "--words", "ZZZZZ"], "unknown word ZZZZZ"),
+    (["optimal-tree", "--rank", "--words", "A,B", "--words-file", "x"], "not both"),
+    (["optimal-tree", "--rank", "--cutoff", "0"], "--cutoff must be a positive total"),
 ])
 def test_cli_bad_input_is_one_line(args, message, lists, tmp_path):
     g, a = lists
@@ -271,7 +273,8 @@ def _count(db: Path) -> int:
 def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
     g, a = small_lists(tmp_path, n_answers=20, n_extra=12)
     run = tmp_path / "killed"
-    command = [sys.executable, "-m", "gpusolve", "rank-exact", "--task", "reference-exact", "--guesses", g,
+    command = [sys.executable, "-m", "gpusolve", "optimal-tree", "--rank", "--task", "reference-exact",
+               "--guesses", g,
                "--answers", a, "--candidates", "all", "--cutoff", "48", "--batch", "1", "--workers", "0",
                "--quiet", "--json", "--top", "1000", "--run-dir", str(run)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..errors import GpusolveError
 from ..history import parse_history
 from ..modes import MODES
 from ..optimal import DEFAULT_MEMO_MB, OptimalResult, solve
@@ -26,6 +28,7 @@ from .app import (
     load_matrix,
     print_json,
 )
+from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
 
 
 class _Display:
@@ -102,8 +105,9 @@ def _print_result(result: OptimalResult, state: bool) -> None:
 @app.command("optimal-tree")
 def optimal_tree(
     start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
-    candidates: Annotated[int | None, typer.Option(
-        "--candidates", help="Try only the N best first guesses by the bucket bound.")] = None,
+    candidates: Annotated[str | None, typer.Option(
+        "--candidates", help="Try only the N best first guesses by the bucket bound; with --rank: the N "
+        "best start words by --metric, or 'all' [default: all; with --rank 10].")] = None,
     state: Annotated[str, typer.Option(
         "--state", help="Solve from a position: GUESS:REPLY,... (best next guess and alternatives).")] = "",
     cutoff: Annotated[int | None, typer.Option(
@@ -114,14 +118,34 @@ def optimal_tree(
     memo_mb: Annotated[int, typer.Option(
         "--memo-mb", help="Memo size in MiB (all workers).")] = DEFAULT_MEMO_MB,
     workers: Annotated[int | None, typer.Option(
-        "--workers", help="Worker threads [default: 2 or cores].")] = None,
+        "--workers", help="Worker threads [default: 2 or cores]; with --rank, local worker processes "
+        "(0: in this process) [default: the number of cores].")] = None,
     alternatives: Annotated[int, typer.Option(
         "--alternatives", help="Also prove the values of the K next-best guesses (--state: 4).")] = -1,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    rank: Annotated[bool, typer.Option(
+        "--rank", help="Rank many start words by exact total (resumable, on a Dask cluster).")] = False,
+    words: Annotated[str | None, typer.Option(
+        "--words", help="With --rank: these start words, W1,W2,...")] = None,
+    words_file: Annotated[Path | None, typer.Option(
+        "--words-file", help="With --rank: the start words in a file.")] = None,
+    metric: Annotated[str, typer.Option(
+        "--metric", help="With --rank: the cheap score choosing the candidates.")] = "entropy",
+    top: Annotated[int, typer.Option("--top", help="With --rank: show the N best.")] = 20,
+    run_dir: RunDir = None, scheduler: Scheduler = None, batch: Batch = None, output: Output = None,
+    task: Task = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
     json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
+    if rank:
+        if start or state:
+            raise GpusolveError("--rank ranks start words: it takes no --start or --state")
+        return exact_ranking(candidates, words, words_file, cutoff, metric, mode, max_guesses, top, game,
+                             length, colours, guesses, answers, backend, json, run_dir, scheduler, workers,
+                             batch, output, quiet, task)
+    if words or words_file:
+        raise GpusolveError("--words and --words-file go with --rank")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     moves = parse_history(pm, state)
     if alternatives < 0:
@@ -129,8 +153,8 @@ def optimal_tree(
     show = console.is_terminal and not quiet and not json
     with _Display(show) as display:
         result = solve(pm, start=start, mode=mode, max_guesses=max_guesses, cutoff=cutoff,
-                       candidates=candidates, moves=moves, memo_mb=memo_mb, workers=workers,
-                       alternatives=alternatives, progress=display if show else None)
+                       candidates=parse_candidates(candidates or "all"), moves=moves, memo_mb=memo_mb,
+                       workers=workers, alternatives=alternatives, progress=display if show else None)
     if out and result.tree is not None:
         save_tree(out, result.tree, pm.game, mode=mode, guesses=guesses or pm.game.default_guesses,
                   answers=answers or pm.game.default_answers, max_guesses=max_guesses,

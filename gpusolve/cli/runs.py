@@ -1,4 +1,5 @@
-"""Long runs over start words: ``rank --by tree`` (called from ``rank``) and ``rank-exact``."""
+"""Long runs over start words: ``rank --by tree`` (called from ``rank``) and ``optimal-tree --rank``
+(called from ``optimal-tree``)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,6 @@ from ..errors import GpusolveError
 from ..progress import RunProgress
 from ..startrank import KEYS, Ranking, describe, rank_exact, rank_trees, save_ranking
 from .app import (
-    Answers,
-    Backend,
-    Colours,
-    Game,
-    Guesses,
-    Json,
-    Length,
-    Quiet,
-    app,
     console,
     load_matrix,
     print_json,
@@ -106,7 +98,8 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     return words
 
 
-def _candidates(text: str) -> int | None:
+def parse_candidates(text: str) -> int | None:
+    """Return the number of --candidates, or None for 'all'."""
     if text.lower() == "all":
         return None
     try:
@@ -115,24 +108,12 @@ def _candidates(text: str) -> int | None:
         raise GpusolveError(f"--candidates takes a number or 'all', not {text!r}") from None
 
 
-@app.command("rank-exact")
-def rank_exact_command(
-    candidates: Annotated[str, typer.Option(
-        "--candidates", help="Rank the N best start words by --metric, or 'all'.")] = "10",
-    words: Annotated[str | None, typer.Option("--words", help="Rank these start words: W1,W2,...")] = None,
-    words_file: Annotated[Path | None, typer.Option(
-        "--words-file", help="Rank the start words in a file.")] = None,
-    cutoff: Annotated[int | None, typer.Option(
-        "--cutoff", help="Stop at total T: words at or above it are reported as '>= T'.")] = None,
-    metric: Annotated[str, typer.Option("--metric", help="Cheap score choosing the candidates.")] = "entropy",
-    mode: Mode = "normal", max_guesses: MaxGuesses = 6,
-    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 20,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
-    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
-    run_dir: RunDir = None, scheduler: Scheduler = None, workers: Workers = None, batch: Batch = None,
-    output: Output = None, quiet: Quiet = False, task: Task = None,
-) -> None:
-    """Exact optimal totals for many start words (or proven '>= T'), ranked, resumable, on a cluster."""
+def exact_ranking(candidates: str | None, words: str | None, words_file: Path | None, cutoff: int | None,
+                  metric: str, mode: str, max_guesses: int, top: int, game: str, length: int | None,
+                  colours: int, guesses: str | None, answers: str | None, backend: str | None,
+                  json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
+                  batch: int | None, output: Path | None, quiet: bool, task: str | None = None) -> None:
+    """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     chosen = _words(words, words_file)
     if chosen is not None:
@@ -140,7 +121,7 @@ def rank_exact_command(
     task = task or "exact"
     ranked = run_with_progress(pm, f"exact values ({mode})", task, quiet, lambda on_batch: rank_exact(
         pm, guesses, answers, mode=mode, max_guesses=max_guesses, cutoff=cutoff, task=task,
-        candidates=_candidates(candidates), words=chosen, metric=metric, run_dir=run_dir,
+        candidates=parse_candidates(candidates or "10"), words=chosen, metric=metric, run_dir=run_dir,
         scheduler=scheduler, workers=workers, batch=batch or 1, backend=backend, on_batch=on_batch))
     if output:
         save_ranking(ranked, output)
