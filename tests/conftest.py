@@ -47,3 +47,9 @@ def small_pm():
 def full_pm():
     """Return the matrix of all 12,972 allowed guesses x the 2,309 NYT answers."""
     return pattern_matrix(make_game("wordle"), "allowed", "answers", "cpu")
+
+
+@pytest.fixture(autouse=True)
+def _private_runs_dir(tmp_path, monkeypatch):
+    """Keep default run directories out of the user's data folder."""
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))

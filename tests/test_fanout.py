@@ -11,10 +11,10 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
+from wordfiles import small_lists
 
 from gpusolve.cli import app
 from gpusolve.errors import GpusolveError
@@ -23,32 +23,12 @@ from gpusolve.games import make_game
 from gpusolve.patterns import pattern_matrix
 from gpusolve.runstore import DATABASE
 from gpusolve.startrank import rank_exact, rank_trees
-from gpusolve.words import read_words
 
 distributed = pytest.importorskip("distributed")
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def small_lists(folder: Path, n_answers: int, n_extra: int) -> tuple[str, str]:
-    """Write a small answer list and a guess list holding it plus a few others; return their paths."""
-    answers = read_words("answers", LETTERS)[::89][:n_answers]
-    extra = [w for w in read_words("allowed", LETTERS)[::541] if w not in answers][:n_extra]
-    a, g = folder / "answers.txt", folder / "guesses.txt"
-    a.write_text("\n".join(answers) + "\n")
-    g.write_text("\n".join(sorted(set(answers) | set(extra))) + "\n")
-    return str(g), str(a)
-
-
-@pytest.fixture(autouse=True)
-def _private_runs_dir(tmp_path, monkeypatch):
-    """Keep default run directories out of the user's data folder."""
-    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
-
-
 @pytest.fixture(scope="module")
 def lists(tmp_path_factory):
-    return small_lists(tmp_path_factory.mktemp("lists"), 20, 16)
+    return small_lists(tmp_path_factory.mktemp("lists"), 20, 16, step=89, extra_step=541)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
+from wordfiles import small_lists
 
 from gpusolve.cli import app
 from gpusolve.errors import GpusolveError
@@ -21,25 +22,6 @@ from gpusolve.patterns import pattern_matrix
 from gpusolve.runstore import DATABASE, RunStore
 from gpusolve.startrank import proof_statement, rank_exact, rank_trees
 from gpusolve.units import INFINITE, Subproblems, make_job, reference_value
-from gpusolve.words import read_words
-
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12) -> tuple[str, str]:
-    """Write a small answer list and a guess list holding it plus a few others; return their paths."""
-    answers = read_words("answers", LETTERS)[::97][:n_answers]
-    extra = [w for w in read_words("allowed", LETTERS)[::613] if w not in answers][:n_extra]
-    a, g = folder / "answers.txt", folder / "guesses.txt"
-    a.write_text("\n".join(answers) + "\n")
-    g.write_text("\n".join(sorted(set(answers) | set(extra))) + "\n")
-    return str(g), str(a)
-
-
-@pytest.fixture(autouse=True)
-def _private_runs_dir(tmp_path, monkeypatch):
-    """Keep default run directories out of the user's data folder."""
-    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
 
 
 @pytest.fixture(scope="module")
