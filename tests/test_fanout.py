@@ -45,16 +45,20 @@ def single(pm, lists, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """A real Dask cluster: a scheduler and two single-thread worker processes on 127.0.0.1."""
+    """A real Dask cluster: a scheduler and two single-thread worker processes on 127.0.0.1.
+
+    Processes start outside the checkout, as a user's would: ``python -m`` puts the working
+    folder first on sys.path, and the checkout's ``gpusolve/`` lacks the installed kernels."""
     folder = tmp_path_factory.mktemp("cluster")
     file = folder / "scheduler.json"
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                "--port", "0", "--no-dashboard", "--scheduler-file", str(file)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)]
     workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
                                  str(file), "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
                                  "--no-dashboard", "--name", f"w{i}"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(2)]
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
+               for i in range(2)]
     procs += workers
     try:
         deadline = time.monotonic() + 120

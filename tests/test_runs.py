@@ -259,13 +259,14 @@ def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
                "--guesses", g,
                "--answers", a, "--candidates", "all", "--cutoff", "48", "--batch", "1", "--workers", "0",
                "--quiet", "--json", "--top", "1000", "--run-dir", str(run)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # run outside the checkout (see test_fanout's cluster)
     # kill points: during start-up, then once 1, 8 and 16 units are in the store (+ small offsets so
     # that some kills land inside a transaction), then let it finish
     kill_points = [(0, 0.3), (1, 0.0), (8, 0.003), (16, 0.007)]
     seen, kills = 0, 0
     for at_least, offset in kill_points:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                cwd=tmp_path)
         deadline = time.monotonic() + 120
         while _count(run / DATABASE) < at_least and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)
@@ -278,7 +279,7 @@ def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
         assert now >= seen  # committed work is never lost
         seen = now
     assert kills >= 3
-    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     resumed = json.loads(proc.stdout)
     assert resumed["computed"] < resumed["candidates"]
