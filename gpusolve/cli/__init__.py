@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import core
+from . import core, variants
 from .app import app
 
 
@@ -11,4 +11,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "core", "main"]
+__all__ = ["app", "core", "main", "variants"]
