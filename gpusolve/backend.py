@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from .errors import GpusolveError
@@ -43,6 +42,8 @@ class CpuBackend:
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
         """Return the (guesses x answers) reply-code matrix."""
+        import numba
+
         from .kernels import cpu
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
@@ -52,6 +53,8 @@ class CpuBackend:
     def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
                         n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
         """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+        import numba
+
         from .kernels import cpu
         from .kernels.stats import N_STATS
 
@@ -59,6 +62,19 @@ class CpuBackend:
         cpu.partition_stats(matrix, guess_rows, answers, n_patterns, nlogn, inverse, out,
                            numba.get_num_threads())
         return out
+
+    def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
+                  cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
+        import numba
+
+        from .kernels import war_cpu
+
+        lengths = np.empty(count, np.int32)
+        outcomes = np.empty(count, np.int8)
+        war_cpu.play_games(np.uint64(key), first, ranks, suits, down, cap, lengths, outcomes,
+                           numba.get_num_threads())
+        return lengths, outcomes
 
 
 @dataclass
@@ -99,6 +115,19 @@ class CudaBackend:
             n_patterns, xp.to_device(nlogn), xp.to_device(inverse), out,
         )
         return xp.to_host(out)
+
+    def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
+                  cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
+        from .kernels import config, war_cuda
+
+        lengths = self.xp.empty(count, np.int32)
+        outcomes = self.xp.empty(count, np.int8)
+        blocks = max(1, min(65535, -(-count // config.THREADS_PER_BLOCK)))
+        war_cuda.play_games[blocks, config.THREADS_PER_BLOCK](
+            np.uint64(key), first, ranks, suits, down, cap, lengths, outcomes
+        )
+        return self.xp.to_host(lengths), self.xp.to_host(outcomes)
 
     def _on_device(self, matrix: np.ndarray):
         """Return a device copy of ``matrix``, kept while the same matrix is used."""
@@ -166,3 +195,20 @@ def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
     if name == "cuda" or usable:
         return CudaBackend()
     return CpuBackend()
+
+
+def device_info() -> dict | None:
+    """Return the current CUDA device's name, compute capability and memory, or None."""
+    if not cuda_status()[0]:
+        return None
+    from numba import cuda
+
+    device = cuda.get_current_device()
+    free, total = cuda.current_context().get_memory_info()
+    name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
+    return {
+        "name": name,
+        "compute_capability": ".".join(map(str, device.compute_capability)),
+        "memory_total_gib": round(total / 2**30, 2),
+        "memory_free_gib": round(free / 2**30, 2),
+    }

@@ -3,6 +3,7 @@ checked on load (a corrupt, truncated or mismatched file is rebuilt, never trust
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -93,8 +94,6 @@ def cached_array(name: str, key: str, build: Callable[[], np.ndarray]) -> tuple[
     if array is not None:
         return array, path, True
     array = build()
-    try:
+    with contextlib.suppress(OSError):  # an unwritable cache only costs a rebuild next time
         save_array(path, key, array)
-    except OSError:
-        pass  # an unwritable cache only costs a rebuild next time
     return array, path, False

@@ -148,7 +148,9 @@ class Game:
             len(words), self.length
         )
 
-    def word_lists(self, guesses: str | None, answers: str | None) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+    def word_lists(
+        self, guesses: str | None, answers: str | None
+    ) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
         """Return the (guesses, answers) lists for this game from names or paths, validated."""
         if self.kind == MASTERMIND:
             codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
@@ -178,10 +180,13 @@ class Game:
         return guess_list, answer_list
 
 
-def make_game(name: str = "wordle", length: int = 5, colours: int = 6) -> Game:
-    """Return the spec of a registered game; ``length`` is letters (or pegs) per word."""
+def make_game(name: str = "wordle", length: int | None = None, colours: int = 6) -> Game:
+    """Return the spec of a registered game; ``length`` is letters (or pegs) per word
+    (default 5, and 4 pegs for Mastermind)."""
     if name not in GAMES:
         raise GpusolveError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    if length is None:
+        length = 4 if name == "mastermind" else 5
     if name == "wordle":
         if not 1 <= length <= 7:
             raise GpusolveError(f"Wordle words of {length} letters are not supported (1 to 7)")

@@ -65,7 +65,8 @@ def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers
     start = time.perf_counter()
     if use_cache:
         key = content_key(game, guess_list, answer_list)
-        codes, path, hit = cached_array("patterns", key, lambda: build_codes(game, guess_list, answer_list, engine))
+        build = lambda: build_codes(game, guess_list, answer_list, engine)  # noqa: E731
+        codes, path, hit = cached_array("patterns", key, build)
     else:
         codes, path, hit = build_codes(game, guess_list, answer_list, engine), None, False
     seconds = time.perf_counter() - start

@@ -130,7 +130,7 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) from a JSON document, or raise a one-line error."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
-    game = make_game(doc.get("game", "wordle"), doc.get("length", 5), doc.get("colours", 6))
+    game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
 
     def node(t: object) -> Tree:
         if isinstance(t, str):

@@ -45,8 +45,8 @@ def reply_code(kind, guesses, g, answers, a, length, colours, counts):
         mask_g = 0
         mask_a = 0
         for k in range(length):
-            mask_g |= 1 << guesses[g, k]
-            mask_a |= 1 << answers[a, k]
+            mask_g |= 1 << int(guesses[g, k])
+            mask_a |= 1 << int(answers[a, k])
         common = mask_g & mask_a
         count = 0
         while common:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import core, variants
+from . import core, variants, war
 from .app import app
 
 
@@ -11,4 +11,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "core", "main", "variants"]
+__all__ = ["app", "core", "main", "variants", "war"]

@@ -39,7 +39,9 @@ app = typer.Typer(
 console = Console(highlight=False)
 
 Game = Annotated[str, typer.Option("--game", help="wordle, jotto or mastermind.")]
-Length = Annotated[int, typer.Option("--length", help="Letters per word (pegs for mastermind).")]
+Length = Annotated[
+    int | None, typer.Option("--length", help="Letters per word, or pegs [default: 5; mastermind 4]")
+]
 Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
 Guesses = Annotated[
     str | None,

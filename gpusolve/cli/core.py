@@ -25,7 +25,7 @@ from .app import (
 
 
 @app.command()
-def patterns(game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+def patterns(game: Game = "wordle", length: Length = None, colours: Colours = 6,
              guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
              json: Json = False) -> None:
     """Build (or load) the pattern matrix and report its shape, time, backend and cache."""
@@ -57,7 +57,7 @@ def rank(
     top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
     worst: Annotated[int, typer.Option("--worst", help="Also show the N worst.")] = 0,
     after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every allowed guess by a partition metric over the remaining answers."""
@@ -78,3 +78,30 @@ def rank(
         table.add_row(str(position), s.word, f"{s.entropy:.3f}", str(s.max), f"{s.expectation:.2f}",
                       str(s.branches), str(s.guaranteed_wins), f"{s.expected_wins:.2f}")
     console.print(table)
+
+
+@app.command()
+def doctor(json: Json = False) -> None:
+    """Report the backend, device and versions; check GPU == CPU on the real lists; time both."""
+    from ..doctor import check
+
+    report = check()
+    if json:
+        print_json(report)
+    else:
+        console.print(f"backend (auto): [bold]{report['auto_backend']}[/] — {report['reason']}")
+        device = report["device"]
+        if device:
+            console.print(f"device: {device['name']} (compute {device['compute_capability']}, "
+                          f"{device['memory_free_gib']} of {device['memory_total_gib']} GiB free)")
+        else:
+            console.print("device: none")
+        console.print(f"CPU threads: {report['threads']}")
+        console.print("versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()))
+        for c in report["checks"]:
+            mark = {True: "[green]ok[/]", False: "[red]FAILED[/]", None: "[yellow]skipped[/]"}[c["ok"]]
+            console.print(f"{mark}  {c['name']}: {c['detail']}")
+        for name, seconds in report["timings"].items():
+            console.print(f"time  {name}: {seconds:.4f}")
+    if not report["ok"]:
+        raise typer.Exit(1)

@@ -1,0 +1,90 @@
+"""``gpusolve doctor``: what backend runs here, and proof that the GPU agrees with the CPU."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import platform
+import random
+import time
+
+import numba
+import numpy as np
+
+from . import __version__
+from .backend import CpuBackend, CudaBackend, cuda_status, device_info, get_backend
+from .games import make_game
+from .kernels.stats import inverse_table, nlogn_table
+from .patterns import build_codes
+
+PACKAGES = ("numpy", "numba", "numba-cuda", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
+
+
+def versions() -> dict[str, str]:
+    """Return the installed versions of gpusolve and the packages it relies on."""
+    found = {"python": platform.python_version(), "gpusolve": __version__}
+    for name in PACKAGES:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def timed(function, *args):
+    """Return (result, seconds) of one call."""
+    start = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - start
+
+
+def check(samples: int = 2000, seed: int = 0) -> dict:
+    """Return the doctor's report: backend choice, device, versions, equivalence, timings."""
+    usable, reason = cuda_status()
+    simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+    report = {
+        "auto_backend": get_backend("auto").name,
+        "reason": reason,
+        "device": device_info(),
+        "threads": numba.get_num_threads(),
+        "versions": versions(),
+        "checks": [],
+        "timings": {},
+    }
+    game = make_game()
+    guesses, answers = game.word_lists("allowed", "answers")
+    if simulated:  # the simulator runs kernels in Python: check the GPU path on a slice
+        guesses, answers = guesses[::1000], answers[::100]
+    engines = [CpuBackend()] + ([CudaBackend()] if usable or simulated else [])
+    matrices = {}
+    for engine in engines:
+        build_codes(game, guesses[:8], answers[:8], engine)  # compile or load the kernels first
+        matrices[engine.name], seconds = timed(build_codes, game, guesses, answers, engine)
+        report["timings"][f"pattern_matrix_{engine.name}_s"] = round(seconds, 4)
+    cpu = matrices["cpu"]
+    rng = random.Random(seed)
+    pairs = [(rng.randrange(len(guesses)), rng.randrange(len(answers))) for _ in range(samples)]
+    wrong = int(sum(cpu[g, a] != game.reply(guesses[g], answers[a]) for g, a in pairs))
+    report["checks"].append({"name": f"CPU matrix vs pure-Python rule ({samples} random pairs)",
+                             "ok": wrong == 0, "detail": f"{wrong} disagree"})
+    rows = np.arange(len(guesses), dtype=np.int32)
+    cols = np.arange(len(answers), dtype=np.int32)
+    args = (rows, cols, game.n_patterns, nlogn_table(len(cols)), inverse_table(len(cols)))
+    stats = {}
+    for engine in engines:
+        engine.partition_stats(cpu, *args)
+        stats[engine.name], seconds = timed(engine.partition_stats, cpu, *args)
+        report["timings"][f"metrics_all_guesses_{engine.name}_s"] = round(seconds, 4)
+    if usable or simulated:
+        shape = f"{len(guesses):,} x {len(answers):,}" + (", simulated" if simulated else "")
+        same = bool((matrices["cuda"] == cpu).all())
+        report["checks"].append({"name": f"GPU matrix == CPU matrix ({shape})", "ok": same,
+                                 "detail": "identical" if same else "differs"})
+        same = bool((stats["cuda"] == stats["cpu"]).all())
+        report["checks"].append({"name": f"GPU metrics == CPU metrics ({shape})", "ok": same,
+                                 "detail": "identical" if same else "differs"})
+    else:
+        report["checks"].append({"name": "GPU vs CPU equivalence", "ok": None,
+                                 "detail": f"skipped: {reason}"})
+    report["ok"] = all(c["ok"] is not False for c in report["checks"])
+    return report

@@ -1,0 +1,49 @@
+"""Shared fixtures: the bundled Wordle matrices, and the rule for CUDA-kernel tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from gpusolve.games import make_game
+from gpusolve.patterns import pattern_matrix
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip ``cuda`` tests unless a GPU is present or the CUDA simulator is on."""
+    from numba import cuda
+
+    if SIMULATED or cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="no GPU; run again with NUMBA_ENABLE_CUDASIM=1")
+    for item in items:
+        if "cuda" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory):
+    """Keep the tests' pattern-matrix cache out of the user's cache folder."""
+    if "GPUSOLVE_CACHE_DIR" not in os.environ:
+        os.environ["GPUSOLVE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def wordle():
+    """Return the Wordle game spec."""
+    return make_game("wordle")
+
+
+@pytest.fixture(scope="session")
+def small_pm():
+    """Return the matrix with guesses = answers = the 2,309 NYT answers (the seeds' setting)."""
+    return pattern_matrix(make_game("wordle"), "answers", "answers", "cpu")
+
+
+@pytest.fixture(scope="session")
+def full_pm():
+    """Return the matrix of all 12,972 allowed guesses x the 2,309 NYT answers."""
+    return pattern_matrix(make_game("wordle"), "allowed", "answers", "cpu")

@@ -1,0 +1,89 @@
+"""The core commands through Typer's runner: output, JSON, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from gpusolve.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def assert_one_line_error(result, fragment):
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert fragment in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_help_lists_commands():
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("patterns", "rank", "doctor"):
+        assert command in result.output
+
+
+def test_rank_json_reproduces_the_seed():
+    result = run("rank", "--guesses", "answers", "--top", "3", "--worst", "1", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [r["word"] for r in rows] == ["RAISE", "SLATE", "CRATE", "FUZZY"]
+    assert set(rows[0]) == {"word", "entropy", "max", "expectation", "branches",
+                            "guaranteed_wins", "expected_wins"}
+    assert round(rows[0]["entropy"], 3) == 5.878
+
+
+def test_rank_table_after_moves():
+    result = run("rank", "--guesses", "answers", "--after", "hello:.....", "--top", "2")
+    assert result.exit_code == 0, result.output
+    assert "over 406 answers" in result.output
+
+
+def test_patterns_reports(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUSOLVE_CACHE_DIR", str(tmp_path))
+    result = run("patterns", "--game", "mastermind", "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert (info["guesses"], info["answers"], info["backend"]) == (1296, 1296, "cpu")
+    assert info["cache"].startswith(str(tmp_path))
+
+
+def test_doctor_runs():
+    result = run("doctor", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["ok"] and report["checks"][0]["ok"]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("rank", "--after", "QZQZQ:....."), "unknown word QZQZQ"),
+    (("rank", "--after", "HELLO:..."), "malformed reply"),
+    (("rank", "--after", "HELLO"), "expected GUESS:REPLY"),
+    (("rank", "--after", "HELLO:GGGGG,WORLD:....."), "impossible given the earlier moves"),
+    (("rank", "--after", "HELL:....."), "has 4 letters"),
+    (("rank", "--metric", "luck"), "unknown metric"),
+    (("rank", "--answers", "/no/such/file"), "neither a bundled list"),
+    (("rank", "--game", "chess"), "unknown game"),
+    (("rank", "--backend", "quantum"), "unknown backend"),
+    (("patterns", "--backend", "cuda"), "cuda backend is not available"),
+])  # fmt: skip
+def test_bad_input_is_one_line(args, fragment, monkeypatch):
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    assert_one_line_error(run(*args), fragment)
+
+
+def test_bad_word_list_file(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("crane\nslat3\n")
+    assert_one_line_error(run("rank", "--guesses", str(bad), "--answers", str(bad)), "line 2")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert_one_line_error(run("rank", "--answers", str(empty)), "is empty")

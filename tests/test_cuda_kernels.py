@@ -1,0 +1,42 @@
+"""CUDA kernels against the CPU kernels and the oracle (a GPU, or NUMBA_ENABLE_CUDASIM=1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gpusolve.kernels.stats import inverse_table, nlogn_table
+
+from gpusolve.backend import CpuBackend, CudaBackend
+from gpusolve.games import make_game
+from gpusolve.patterns import build_codes
+
+pytestmark = pytest.mark.cuda
+
+WORDS = ("NINNY", "ANNEX", "HELLO", "WORLD", "EPEES", "GEESE", "PEEVE", "WHEEE", "STARS",
+         "TRAPS", "PALLS", "SPLAT", "BANAL", "MANIA", "ABYSS", "CRANE", "SLATE")
+
+
+@pytest.mark.parametrize(("name", "length", "words"), [
+    ("wordle", 5, WORDS),
+    ("jotto", 5, ("CRANE", "SLATE", "BIRTH", "FJORD", "NYMPH", "WALTZ")),
+    ("mastermind", 4, ("1122", "1234", "6543", "1111", "2211", "3456")),
+    ("wordle", 6, ("BANANA", "ANANAS", "CANNON", "PAPAYA")),
+])  # fmt: skip
+def test_pattern_matrix_cuda_equals_cpu_and_oracle(name, length, words):
+    game = make_game(name, length)
+    cpu = build_codes(game, words, words[:5], CpuBackend())
+    gpu = build_codes(game, words, words[:5], CudaBackend())
+    assert gpu.tolist() == cpu.tolist()
+    assert gpu.tolist() == [[game.reply(g, a) for a in words[:5]] for g in words]
+
+
+def test_partition_stats_cuda_equals_cpu():
+    game = make_game("wordle")
+    rng = np.random.default_rng(7)
+    letters = rng.integers(0, 6, size=(40, 5))
+    words = tuple(sorted({"".join("ABCDEF"[i] for i in row) for row in letters}))
+    codes = build_codes(game, words, words, CpuBackend())
+    answers = np.arange(0, len(words), 2, dtype=np.int32)
+    rows = np.arange(len(words), dtype=np.int32)
+    args = (codes, rows, answers, game.n_patterns, nlogn_table(len(answers)), inverse_table(len(answers)))
+    assert CudaBackend().partition_stats(*args).tolist() == CpuBackend().partition_stats(*args).tolist()
