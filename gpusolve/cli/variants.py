@@ -87,3 +87,85 @@ def preset(
     console.print(f"bin sizes: {report.bin_sizes}")
     for bin_words, bad in report.losing_bins:
         console.print(f"bin {_fmt(bin_words)} can lose with: {_fmt(bad)}")
+
+
+Budget = Annotated[int, typer.Option("--budget", help="Nodes the search may visit before giving up.")]
+
+
+@app.command("worst-case")
+def worst_case_cmd(
+    rank: Annotated[int | None, typer.Option(
+        "--rank", help="Also check this many first guesses (best by largest bucket first; 0: all) "
+        "for the optimum.")] = None,
+    start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="normal or consistent.")] = "normal",
+    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 12,
+    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    budget: Budget = 2_000_000_000,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """The least number of guesses that always suffices against a true (look-ahead) adversary."""
+    from ..history import parse_history, remaining_answers
+    from ..trees import save_tree, summarize
+    from ..worstcase import rank_worst_case, worst_case
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    alive = remaining_answers(pm, parse_history(pm, after))
+    result = worst_case(pm, alive, mode, start, max_depth, budget)
+    info = result.as_dict()
+    summary = summarize(result.tree)
+    info["tree"] = summary.as_dict()
+    if rank is not None:
+        good, checked = rank_worst_case(pm, result.depth, alive, mode, rank or None, budget)
+        info["rank"] = {"checked": checked, "achieving": good}
+    if out:
+        save_tree(out, result.tree, pm.game, mode=mode, objective="worst-case",
+                  guesses=guesses or "default", answers=answers or "default", max_guesses=result.depth)
+    if json:
+        print_json(info)
+        return
+    console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
+                  f"proven ({', '.join(map(str, result.refuted)) or 'no'} refuted) "
+                  f"in {result.seconds:.1f} s, {result.nodes:,} nodes")
+    console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
+                  f"worst {summary.worst}, histogram {summary.histogram}")
+    if rank is not None:
+        console.print(f"first guesses achieving {result.depth} ({len(good):,} of {checked:,} checked): "
+                      + " ".join(good[:50]) + (" ..." if len(good) > 50 else ""))
+    if out:
+        console.print(f"tree written to {out}")
+
+
+@app.command()
+def absurdle(
+    play: Annotated[str, typer.Option("--play", help="Instead, play these guesses (comma separated) "
+                                      "against the replier.")] = "",
+    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 10,
+    budget: Budget = 2_000_000_000,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket."""
+    from ..worstcase import absurdle as solve_absurdle
+    from ..worstcase import absurdle_line
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if play:
+        words = [pm.game.parse_word(w, pm.guess_index) for w in play.split(",") if w.strip()]
+        line = absurdle_line(pm, words)
+        if json:
+            print_json([{"guess": w, "reply": pm.game.format_reply(r), "left": n} for w, r, n in line])
+            return
+        for w, r, n in line:
+            console.print(f"{w} {pm.game.format_reply(r)}  {n:,} left")
+        return
+    result = solve_absurdle(pm, None, max_depth, budget)
+    if json:
+        print_json(result.as_dict(pm.game))
+        return
+    console.print(f"Absurdle over {pm.shape[1]:,} answers with {pm.shape[0]:,} guesses: "
+                  f"{result.guesses} guesses always win, proven "
+                  f"({', '.join(map(str, result.refuted))} refuted) in {result.seconds:.1f} s")
+    console.print("winning line: " + ", ".join(f"{w} {pm.game.format_reply(r)}" for w, r in result.line))
