@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,10 +95,20 @@ class Summary:
 
 def summarize(tree: Tree) -> Summary:
     """Return the statistics of a tree's scores."""
-    counts = [n for _, n in scores(tree)]
     first = tree if isinstance(tree, str) else tree.guess
+    return summary_of(first, Counter(n for _, n in scores(tree)))
+
+
+def summary_of(first_guess: Word, histogram: dict[int, int] | Sequence[int]) -> Summary:
+    """Return the statistics of scores given as {guesses: answers} (or a list indexed by guesses)."""
+    if not isinstance(histogram, dict):
+        histogram = dict(enumerate(int(v) for v in histogram))
+    histogram = {int(k): int(v) for k, v in sorted(histogram.items()) if v}
+    if not histogram:
+        raise GpusolveError("no scores to summarize")
+    counts = [k for k, v in histogram.items() for _ in range(v)]
     return Summary(
-        first_guess=first,
+        first_guess=first_guess,
         total=sum(counts),
         n=len(counts),
         mean=statistics.mean(counts),
@@ -106,8 +116,79 @@ def summarize(tree: Tree) -> Summary:
         stdev=statistics.stdev(counts) if len(counts) > 1 else 0.0,
         worst=max(counts),
         best=min(counts),
-        histogram=dict(sorted(Counter(counts).items())),
+        histogram=histogram,
     )
+
+
+def report_lines(summary: Summary, limit: int = 6, upto: int = 10) -> list[str]:
+    """Return the seeds' report: median, mean ± stdev, worst, best; cumulative %; over ``limit``."""
+    s = summary
+    over = s.over(limit)
+    return [
+        f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
+        f"best: {s.best}",
+        f"cumulative: {s.cumulative(upto)}",
+        f"{over:,} of {s.n:,} answers ({100 * over / s.n:.2f}%) need more than {limit} guesses",
+    ]
+
+
+def histogram_lines(summary: Summary, width: int = 40) -> list[str]:
+    """Return a text histogram: one line per number of guesses, with count, percent and bar."""
+    top = max(summary.histogram.values())
+    lines = []
+    for k in range(summary.best, summary.worst + 1):
+        v = summary.histogram.get(k, 0)
+        bar = "█" * (round(width * v / top) if v else 0)
+        lines.append(f"{k:>3} {v:>7,} {100 * v / summary.n:6.2f}% {bar}")
+    return lines
+
+
+def plot_histogram(summary: Summary, path: str | Path, title: str = "") -> None:
+    """Write a PNG bar chart of the percentage of answers per number of guesses to ``path``."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    ks = list(range(1, summary.worst + 1))
+    pct = [100 * summary.histogram.get(k, 0) / summary.n for k in ks]
+    fig = Figure(figsize=(6, 4))
+    ax = fig.subplots()
+    ax.bar(ks, pct, width=0.9)
+    ax.set_xticks(ks)
+    ax.set_xlabel("Number of guesses")
+    ax.set_ylabel("% of answers")
+    ax.set_title(title or f"first guess {summary.first_guess}: mean {summary.mean:.3f}")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    try:
+        write_atomic(Path(path), buffer.getvalue())
+    except OSError as e:
+        raise GpusolveError(f"cannot write plot {path}: {e.strerror or e}") from None
+
+
+def render(tree: Tree, game: Game, depth: int | None = None) -> str:
+    """Return the tree as indented text: 'reply GUESS size' per node, 'reply WORD' per leaf.
+
+    ``depth`` limits how many levels of branches are shown (1: the root's replies only).
+    """
+    lines: list[str] = []
+
+    def walk(reply: int | None, t: Tree, indent: str, level: int) -> None:
+        head = indent if reply is None else f"{indent}{game.format_reply(reply)} "
+        if isinstance(t, str):
+            lines.append(f"{head}{t}")
+            return
+        lines.append(f"{head}{t.guess} {t.size}")
+        if depth is not None and level > depth:
+            return
+        for r, sub in t.branches.items():
+            walk(r, sub, indent + "  ", level + 1)
+
+    walk(None, tree, "", 1)
+    return "\n".join(lines)
 
 
 def to_json(tree: Tree, game: Game, **info: object) -> dict:
@@ -130,15 +211,19 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) from a JSON document, or raise a one-line error."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
-    game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
+    try:
+        game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
+    except (TypeError, ValueError):
+        raise GpusolveError("malformed tree file: bad game, length or colours") from None
 
     def node(t: object) -> Tree:
         if isinstance(t, str):
             return t.upper()
-        if not isinstance(t, dict) or not isinstance(t.get("branches"), dict):
+        if (not isinstance(t, dict) or not isinstance(t.get("branches"), dict)
+                or not isinstance(t.get("guess"), str) or not isinstance(t.get("size", 0), int)):
             raise GpusolveError(f"malformed tree node: {str(t)[:60]}")
-        return Node(str(t["guess"]).upper(), int(t.get("size", 0)),
-                    {game.parse_reply(r): node(s) for r, s in t["branches"].items()})
+        return Node(t["guess"].upper(), t.get("size", 0),
+                    {game.parse_reply(str(r)): node(s) for r, s in t["branches"].items()})
 
     info = {k: v for k, v in doc.items() if k not in ("schema", "root")}
     return node(doc.get("root")), game, info

@@ -1,0 +1,194 @@
+"""Commands over guess trees: ``tree`` (greedy), ``verify`` and ``play``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import GpusolveError
+from ..modes import MODES
+from .app import (
+    Answers,
+    Backend,
+    Colours,
+    Game,
+    Guesses,
+    Json,
+    Length,
+    app,
+    console,
+    load_matrix,
+    print_json,
+)
+
+FREE_MIN = 3  # gpusolve.greedy.FREE_MIN (numba is imported only when a command runs)
+METRIC_HELP = ("Metric minimized at every node: entropy, max, expectation, branches, guaranteed_wins, "
+               "expected_wins; prefix anti- to reverse it.")
+Metric = Annotated[str, typer.Option("--metric", help=METRIC_HELP)]
+Mode = Annotated[str, typer.Option("--mode", help="Guesses allowed: " + " | ".join(MODES))]
+FreeMax = Annotated[int | None, typer.Option(
+    "--free-max", help="Consider free (non-answer) guesses only with at most N answers left "
+    "(normal and hard modes; the seeds use 125). [default: no limit]")]
+FreeMin = Annotated[int, typer.Option(
+    "--free-min", help="...and only with more than N answers left (1: free guesses everywhere).")]
+Start = Annotated[str | None, typer.Option("--start", help="Fix the first guess.")]
+Plot = Annotated[Path | None, typer.Option("--plot", help="Write a histogram PNG here.")]
+
+
+def say(text: str) -> None:
+    """Print one line as is: no wrapping, no markup."""
+    console.print(text, soft_wrap=True, markup=False)
+
+
+def _print_report(summary, limit: int = 6) -> None:
+    from ..trees import histogram_lines, report_lines
+
+    for line in report_lines(summary, limit):
+        say(line)
+    for line in histogram_lines(summary):
+        say(line)
+
+
+@app.command()
+def tree(
+    metric: Metric = "entropy", mode: Mode = "normal", free_max: FreeMax = None,
+    free_min: FreeMin = FREE_MIN, start: Start = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    plot: Plot = None,
+    show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
+    answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Build the greedy guess tree: at every node the guess that minimizes the metric."""
+    from ..greedy import greedy_tree
+    from ..trees import plot_histogram, render, save_tree, summarize
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min)
+    summary = summarize(t)
+    if out:
+        save_tree(out, t, pm.game, mode=mode, metric=metric, free_max=free_max, free_min=free_min,
+                  guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
+                  max_guesses=None)
+    if plot:
+        plot_histogram(summary, plot, f"greedy {metric} tree ({mode}), first guess {summary.first_guess}")
+    if json:
+        print_json(summary.as_dict())
+        return
+    window = ("" if mode == "consistent" else
+              f"; free guesses when {free_min} < remaining"
+              + (f" <= {free_max}" if free_max is not None else ""))
+    say(f"greedy {metric} tree over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses, "
+                  f"{mode} mode{window}")
+    say(f'first guess: "{summary.first_guess}"')
+    _print_report(summary)
+    if show:
+        say(render(t, pm.game, show))
+    if out:
+        say(f"tree written to {out}")
+    if plot:
+        say(f"histogram written to {plot}")
+
+
+@app.command()
+def verify(
+    path: Annotated[Path, typer.Argument(help="Tree JSON file (schema gpusolve-tree/1).")],
+    max_guesses: Annotated[int | None, typer.Option(
+        "--max-guesses", help="Fail if an answer needs more. [default: the file's, else none]")] = None,
+    mode: Annotated[str | None, typer.Option(
+        "--mode", help="normal | hard | consistent [default: the file's, else normal]")] = None,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Check a tree: every answer reached once, replies right, guesses allowed, depth in limit."""
+    from ..patterns import pattern_matrix
+    from ..trees import load_tree, summarize
+    from ..verify import verify_tree
+
+    t, game, info = load_tree(path)
+    guesses = guesses or info.get("guesses")
+    answers = answers or info.get("answers")
+    mode = mode or info.get("mode") or "normal"
+    limit = max_guesses if max_guesses is not None else info.get("max_guesses")
+    pm = pattern_matrix(game, guesses, answers, backend)
+    problems = verify_tree(t, pm, mode, limit)
+    if problems:
+        if json:
+            print_json({"valid": False, "problems": problems})
+        else:
+            for p in problems[:20]:
+                say(p)
+            if len(problems) > 20:
+                say(f"... and {len(problems) - 20} more")
+        typer.echo(f"invalid tree: {len(problems)} problem{'s' * (len(problems) > 1)}, "
+                   f"first: {problems[0]}", err=True)
+        raise typer.Exit(1)
+    summary = summarize(t)
+    if json:
+        print_json({"valid": True, "problems": [], "summary": summary.as_dict()})
+        return
+    say(f"valid {game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
+                  + (f", at most {limit} guesses" if limit is not None else "") + ")")
+    say(f'first guess: "{summary.first_guess}"')
+    _print_report(summary, limit or 6)
+
+
+@app.command()
+def play(
+    tree_file: Annotated[Path | None, typer.Option("--tree", help="Play by this tree file.")] = None,
+    metric: Annotated[str | None, typer.Option(
+        "--metric", help="Play by the greedy tree of this metric. [default: entropy]")] = None,
+    random: Annotated[bool, typer.Option("--random", help="Guess a random remaining answer.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for --random and a random target.")] = 0,
+    target: Annotated[str | None, typer.Option("--target", help="The answer. [default: random]")] = None,
+    all_answers: Annotated[bool, typer.Option("--all", help="Play every answer; print the report.")] = False,
+    mode: Mode = "normal", free_max: FreeMax = None, free_min: FreeMin = FREE_MIN, start: Start = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
+    answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Simulate games: a guesser (tree file, greedy metric, or random) against an answer."""
+    import random as random_module
+
+    from ..games import make_game
+    from ..greedy import greedy_tree
+    from ..patterns import pattern_matrix
+    from ..play import play_all, play_game, random_guesser, tree_guesser
+    from ..trees import load_tree
+
+    if sum([tree_file is not None, metric is not None, random]) > 1:
+        raise GpusolveError("choose one guesser: --tree, --metric or --random")
+    if tree_file is not None:
+        t, spec, info = load_tree(tree_file)
+        pm = pattern_matrix(spec, guesses or info.get("guesses"), answers or info.get("answers"), backend)
+        guesser = tree_guesser(t)
+    else:
+        pm = pattern_matrix(make_game(game, length, colours), guesses, answers, backend)
+        if random:
+            guesser = random_guesser(pm, seed)
+        else:
+            guesser = tree_guesser(greedy_tree(pm, metric or "entropy", mode, start=start,
+                                               free_max=free_max, free_min=free_min))
+    if all_answers:
+        summary = play_all(pm, guesser)
+        if json:
+            print_json(summary.as_dict())
+            return
+        say(f"played all {pm.shape[1]:,} answers")
+        _print_report(summary)
+        return
+    if target is None:
+        answer = random_module.Random(f"target {seed}").choice(pm.answers)
+    else:
+        answer = target.strip().upper()
+        if answer not in pm.answers:
+            raise GpusolveError(f"unknown answer {answer}: not in the answer list")
+    turns = play_game(pm, guesser, answer)
+    if json:
+        print_json({"target": answer, "score": len(turns), "turns": [
+            {"guess": x.guess, "reply": pm.game.format_reply(x.reply), "remaining": x.remaining}
+            for x in turns]})
+        return
+    for number, x in enumerate(turns, 1):
+        say(f"Guess {number}: {x.guess}, reply: {pm.game.format_reply(x.reply)}; "
+                      f"remaining: {x.remaining:,}")

@@ -1,0 +1,85 @@
+"""Simulated games: a guesser (a tree, or random consistent guesses) against a chosen answer."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import GpusolveError
+from .patterns import PatternMatrix
+from .trees import Summary, Tree, summary_of
+from .words import Word
+
+Move = tuple[Word, int]
+Guesser = Callable[[list[Move], np.ndarray], Word]
+"""A guesser: given the moves so far and the remaining answer columns, the next guess."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One guess of a game, the reply it got, and how many answers remained after it."""
+
+    guess: Word
+    reply: int
+    remaining: int
+
+
+def tree_guesser(tree: Tree) -> Guesser:
+    """Return a guesser that follows ``tree`` (one-line error where the tree has no branch)."""
+
+    def guess(moves: list[Move], remaining: np.ndarray) -> Word:
+        t = tree
+        for word, reply in moves:
+            if isinstance(t, str) or reply not in t.branches:
+                raise GpusolveError(f"the tree has no branch for reply {reply} to {word}")
+            t = t.branches[reply]
+        return t if isinstance(t, str) else t.guess
+
+    return guess
+
+
+def random_guesser(pm: PatternMatrix, seed: int | None = 0) -> Guesser:
+    """Return a guesser that picks a random remaining answer (reproducible with ``seed``)."""
+    rng = random.Random(seed)
+
+    def guess(moves: list[Move], remaining: np.ndarray) -> Word:
+        return pm.answers[int(remaining[rng.randrange(len(remaining))])]
+
+    return guess
+
+
+def play_game(pm: PatternMatrix, guesser: Guesser, target: Word) -> list[Turn]:
+    """Return the turns of ``guesser`` playing until it names ``target`` (an answer)."""
+    try:
+        col = pm.answers.index(target)
+    except ValueError:
+        raise GpusolveError(f"unknown answer {target}: not in the answer list") from None
+    game = pm.game
+    remaining = np.arange(pm.shape[1])
+    moves: list[Move] = []
+    turns: list[Turn] = []
+    for _ in range(pm.shape[1] + 1):
+        word = guesser(moves, remaining)
+        if word not in pm.guess_index:
+            raise GpusolveError(f"the guesser played {word}, which is not in the guess list")
+        row = pm.codes[pm.guess_index[word]]
+        reply = int(row[col])
+        remaining = remaining[row[remaining] == reply]
+        moves.append((word, reply))
+        turns.append(Turn(word, reply, len(remaining)))
+        if reply == game.solved and word == target:
+            return turns
+    raise GpusolveError(f"the guesser did not find {target} in {pm.shape[1] + 1} guesses")
+
+
+def play_all(pm: PatternMatrix, guesser: Guesser, targets: Sequence[Word] | None = None) -> Summary:
+    """Return the statistics of ``guesser`` playing every answer (or ``targets``) once."""
+    targets = pm.answers if targets is None else targets
+    games = [play_game(pm, guesser, t) for t in targets]
+    if not games:
+        raise GpusolveError("no answers to play")
+    return summary_of(games[0][0].guess, Counter(len(turns) for turns in games))

@@ -1,0 +1,341 @@
+"""CPU kernels (numba) that grow greedy guess trees: every node, the guess minimizing a metric.
+
+A metric is given to the kernels as integers only, so ties are exact and break by pool order:
+
+* ``metric_kind`` ``SUM``: the key of a guess is ``sum(gain[n_b])`` over its non-empty
+  branches b (sizes n_b); ``delta[h] = gain[h + 1] - gain[h]`` lets the scan add one answer at
+  a time. ``KMAX``: the key is ``sign * max(n_b)``.
+* ``exclude_solved``: the solved branch (the guess itself, when it may be the answer) is left
+  out of the sum (the win-count metrics).
+* ``has_floor``: see ``best_guess``.
+* ``prunable``: the key can only grow as answers are added (``delta >= 0``, or ``KMAX`` with
+  ``sign > 0``), so a scan stops as soon as it reaches the best key so far.
+
+A guess that leaves every answer of a node in one branch makes no progress and is never
+chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``free_min < n <= free_max``, else
+the node's answers), ``HARD`` (the same, the free pool filtered by the NYT hard-mode rule
+along the path) and ``CONSISTENT`` (the node's answers, in answer order).
+
+Every kernel reads the reply codes answer-major, ``mat[answer, guess]`` (the pattern matrix
+transposed): a scan over guesses in ascending order then reuses each cache line of each
+answer's row for many guesses, where the guess-major matrix would miss on nearly every read.
+
+Trees come back as flat element arrays in depth-first order (children by ascending reply
+code): ``guess`` (guess row; a leaf's row is its answer's), ``parent`` (element index, -1 at
+the top), ``reply`` (code on the edge from the parent, -1 at the top), ``size`` (answers
+covered; 1 = a leaf word). Scores come back as a histogram: ``hist[k]`` answers need k guesses.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .replies import SCRATCH, WORDLE
+from .replies import reply_code as _reply_code
+
+reply_code = njit(cache=True, inline="always")(_reply_code)
+
+NORMAL, HARD, CONSISTENT = 0, 1, 2
+SUM, KMAX = 0, 1
+BIG = np.int64(1) << 62
+RESET_LOOP = 24  # a scan of more answers than this clears its histogram by a fill
+
+
+@njit(cache=True)
+def transpose(src, dst):
+    """Fill ``dst[a, g] = src[g, a]`` in cache-sized tiles (the answer-major copy of a matrix)."""
+    n_guesses, n_answers = src.shape
+    tile = 64
+    for g0 in range(0, n_guesses, tile):
+        g1 = min(n_guesses, g0 + tile)
+        for a0 in range(0, n_answers, tile):
+            a1 = min(n_answers, a0 + tile)
+            for a in range(a0, a1):
+                for g in range(g0, g1):
+                    dst[a, g] = src[g, a]
+
+
+@njit(cache=True)
+def guess_key(mat, g, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta, prunable,
+              exclude_solved, limit):
+    """Return the key of guess row ``g`` over answers ``cols[lo:hi]`` (``mat[answer, guess]``).
+
+    Returns ``limit`` (or more) when the scan was cut short because the key cannot go below
+    ``limit``, and ``BIG`` when the guess makes no progress. ``hist`` must be all zero; it is
+    left all zero.
+    """
+    n = hi - lo
+    acc = np.int64(0)
+    stop = hi
+    if metric_kind == SUM:
+        for k in range(lo, hi):
+            c = mat[cols[k], g]
+            h = hist[c]
+            hist[c] = h + 1
+            acc += delta[h]
+            if prunable and acc >= limit:
+                stop = k + 1
+                break
+    else:
+        for k in range(lo, hi):
+            c = mat[cols[k], g]
+            h = hist[c] + 1
+            hist[c] = h
+            if h > acc:
+                acc = h
+                if prunable and acc >= limit:
+                    stop = k + 1
+                    break
+        acc = sign * acc
+    if stop == hi:
+        if hist[mat[cols[hi - 1], g]] == n and n > 1:
+            acc = BIG
+        elif exclude_solved:
+            acc -= gain[hist[solved]]
+    if stop - lo > RESET_LOOP:
+        hist[:] = 0
+    else:
+        for k in range(lo, stop):
+            hist[mat[cols[k], g]] = 0
+    return acc
+
+
+@njit(cache=True)
+def best_guess(mat, pool, p0, p1, cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
+               prunable, exclude_solved, has_floor):
+    """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties).
+
+    With ``has_floor`` no key is below ``m * gain[1]`` (a convex gain, zero at 0) or
+    ``ceil(m / patterns)`` (max), so the scan stops at the first guess that reaches it.
+    """
+    best = BIG
+    where = -1
+    m = hi - lo
+    floor = -BIG
+    if has_floor:
+        floor = (m + hist.shape[0] - 1) // hist.shape[0] if metric_kind == KMAX else m * gain[1]
+    for p in range(p0, p1):
+        key = guess_key(mat, pool[p], cols, lo, hi, hist, solved, metric_kind, sign, gain, delta,
+                        prunable, exclude_solved, best)
+        if key < best:
+            best = key
+            where = p
+            if best <= floor:
+                break
+    return best, where
+
+
+@njit(parallel=True, cache=True)
+def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind, sign, gain,
+                        delta, prunable, exclude_solved, has_floor, threads):
+    """Return the pool position of the best guess over ``cols[lo:hi]``, scanning in ``threads`` chunks."""
+    n = pool.shape[0]
+    chunk = (n + threads - 1) // threads
+    keys = np.full(threads, BIG, np.int64)
+    where = np.full(threads, -1, np.int64)
+    for t in prange(threads):
+        hist = np.zeros(n_patterns, np.int32)
+        keys[t], where[t] = best_guess(mat, pool, t * chunk, min(n, (t + 1) * chunk), cols, lo, hi,
+                                       hist, solved, metric_kind, sign, gain, delta, prunable,
+                                       exclude_solved, has_floor)
+    best = 0
+    for t in range(threads):
+        if keys[t] < keys[best]:
+            best = t
+    return where[best]
+
+
+@njit(cache=True)
+def hard_filter(enc, kind, colours, src, n_src, dst, previous, code):
+    """Write to ``dst`` the rows of ``src[:n_src]`` that hard mode allows after ``previous`` got
+    ``code``; return how many. Wordle: NYT rule; other games: the guess would give that reply."""
+    length = enc.shape[1]
+    count = 0
+    if kind == WORDLE:
+        green = np.zeros(length, np.bool_)
+        need = np.zeros(SCRATCH, np.int64)
+        rest = code
+        for i in range(length - 1, -1, -1):
+            digit = rest % 3
+            rest //= 3
+            green[i] = digit == 2
+            if digit > 0:
+                need[enc[previous, i]] += 1
+        for s in range(n_src):
+            g = src[s]
+            ok = True
+            for i in range(length):
+                if green[i] and enc[g, i] != enc[previous, i]:
+                    ok = False
+                    break
+            if ok:
+                for i in range(length):
+                    letter = enc[previous, i]
+                    if need[letter] > 0:
+                        have = 0
+                        for j in range(length):
+                            have += enc[g, j] == letter
+                        if have < need[letter]:
+                            ok = False
+                            break
+            if ok:
+                dst[count] = g
+                count += 1
+        return count
+    counts = np.zeros(SCRATCH, np.int32)
+    for s in range(n_src):
+        g = src[s]
+        if reply_code(kind, enc, previous, enc, g, length, colours, counts) == code:
+            dst[count] = g
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
+              start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+              exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, scores, write):
+    """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
+    after the moves ``path_guess``/``path_reply``; return the number of elements written.
+
+    ``start`` (a guess row, or -1) fixes the root's guess. ``scores[k]`` is increased by the
+    answers that need k guesses. Elements are written only when ``write``.
+    """
+    n = cols_in.shape[0]
+    n_guesses = mat.shape[1]
+    order = cols_in.astype(np.int64)
+    spare = np.empty(n, np.int64)
+    hist = np.zeros(n_patterns, np.int32)
+    bins = np.zeros(n_patterns + 1, np.int64)
+    answers_pool = np.empty(n, np.int64)
+    all_rows = np.arange(n_guesses)
+    # stack of pending subtrees
+    cap = 2 * n + 2
+    st_lo = np.empty(cap, np.int64)
+    st_hi = np.empty(cap, np.int64)
+    st_depth = np.empty(cap, np.int64)
+    st_parent = np.empty(cap, np.int64)
+    st_reply = np.empty(cap, np.int64)
+    st_pguess = np.empty(cap, np.int64)
+    # hard-mode pools, one level per depth, stored back to back
+    levels = n + depth0 + 2
+    lvl_off = np.zeros(levels + 1, np.int64)
+    lvl_len = np.zeros(levels + 1, np.int64)
+    pools = np.empty(0, np.int64)
+    if mode == HARD and n > free_min:
+        pools = np.empty(4 * n_guesses, np.int64)
+        m = n_guesses
+        pools[:m] = all_rows
+        for i in range(path_guess.shape[0]):
+            m = hard_filter(enc, kind, colours, pools, m, pools, path_guess[i], path_reply[i])
+        lvl_off[depth0] = 0
+        lvl_len[depth0] = m
+    sp = 0
+    st_lo[0] = 0
+    st_hi[0] = n
+    st_depth[0] = depth0
+    st_parent[0] = -1
+    st_reply[0] = -1
+    st_pguess[0] = -1
+    sp = 1
+    elems = 0
+    while sp > 0:
+        sp -= 1
+        lo = st_lo[sp]
+        hi = st_hi[sp]
+        d = st_depth[sp]
+        parent = st_parent[sp]
+        reply = st_reply[sp]
+        m = hi - lo
+        if m == 1:
+            row = answer_rows[order[lo]]
+            scores[d - 1 if reply == solved else d] += 1
+            if write:
+                out_guess[elems] = row
+                out_parent[elems] = parent
+                out_reply[elems] = reply
+                out_size[elems] = 1
+            elems += 1
+            continue
+        # this node's hard-mode pool (needed below it whenever it has more than free_min answers)
+        if mode == HARD and m > free_min and d > depth0:
+            off = lvl_off[d - 1] + lvl_len[d - 1]
+            if off + lvl_len[d - 1] > pools.shape[0]:
+                bigger = np.empty(2 * pools.shape[0] + lvl_len[d - 1], np.int64)
+                bigger[:off] = pools[:off]
+                pools = bigger
+            lvl_off[d] = off
+            lvl_len[d] = hard_filter(enc, kind, colours, pools[lvl_off[d - 1]:], lvl_len[d - 1],
+                                     pools[off:], st_pguess[sp], reply)
+        if d == depth0 and start >= 0:
+            guess = start
+        else:
+            free = mode != CONSISTENT and m > free_min and m <= free_max
+            if free and mode == NORMAL:
+                pool = all_rows
+                p_end = n_guesses
+            elif free:
+                pool = pools[lvl_off[d]:lvl_off[d] + lvl_len[d]]
+                p_end = lvl_len[d]
+            else:
+                for k in range(lo, hi):
+                    answers_pool[k - lo] = answer_rows[order[k]]
+                pool = answers_pool
+                p_end = m
+            _key, where = best_guess(mat, pool, 0, p_end, order, lo, hi, hist, solved, metric_kind,
+                                    sign, gain, delta, prunable, exclude_solved, has_floor)
+            guess = pool[where]
+        # stable partition of order[lo:hi] by reply code
+        bins[:] = 0
+        for k in range(lo, hi):
+            bins[mat[order[k], guess] + 1] += 1
+        for c in range(n_patterns):
+            bins[c + 1] += bins[c]
+        for k in range(lo, hi):
+            c = mat[order[k], guess]
+            spare[bins[c]] = order[k]
+            bins[c] += 1
+        order[lo:hi] = spare[:m]
+        me = elems
+        if write:
+            out_guess[me] = guess
+            out_parent[me] = parent
+            out_reply[me] = reply
+            out_size[me] = m
+        elems += 1
+        # after the pass bins[c] is the end of bucket c; push buckets highest code first
+        for c in range(n_patterns - 1, -1, -1):
+            begin = bins[c - 1] if c > 0 else 0
+            if bins[c] > begin:
+                st_lo[sp] = lo + begin
+                st_hi[sp] = lo + bins[c]
+                st_depth[sp] = d + 1
+                st_parent[sp] = me
+                st_reply[sp] = c
+                st_pguess[sp] = guess
+                sp += 1
+    return elems
+
+
+@njit(parallel=True, cache=True)
+def grow_forest(mat, enc, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
+                task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
+                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+                exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, out_off, out_count,
+                scores, write, threads):
+    """Grow one greedy tree per task (answer columns ``task_cols[col_off[i]:col_off[i + 1]]``),
+    thread t taking the tasks ``thread_tasks[thread_off[t]:thread_off[t + 1]]``.
+
+    Task i writes its elements from ``out_off[i]`` (when ``write``), their number to
+    ``out_count[i]`` and its score histogram to ``scores[i]``.
+    """
+    for t in prange(threads):
+        for j in range(thread_off[t], thread_off[t + 1]):
+            i = thread_tasks[j]
+            a = out_off[i]
+            out_count[i] = grow_tree(
+                mat, enc, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
+                task_path_guess[path_off[i]:path_off[i + 1]],
+                task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
+                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
+                exclude_solved, has_floor, out_guess[a:], out_parent[a:], out_reply[a:], out_size[a:],
+                scores[i], write)
