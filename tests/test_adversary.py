@@ -165,3 +165,57 @@ def test_cli_worst_case_and_absurdle():
     assert r.exit_code == 2 and r.output.startswith("error: ")
     r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
     assert r.exit_code == 0 and '"fewest_guesses"' in r.output
+
+
+# ---- Evil Wordle, Antiwordle and the seed 004 policies (greedy trees) ----
+
+
+def test_evil_path_tie_rule():
+    from gpusolve.adversary import evil_path
+    from gpusolve.trees import Node
+
+    tree = Node("ABCDE", 4, {0: Node("FGHIJ", 2, {242: "FGHIJ", 1: "KLMNO"}),
+                             5: Node("PQRST", 2, {242: "PQRST", 2: "UVWXY"}), 242: "ABCDE"})
+    assert evil_path(tree, 242) == [("ABCDE", 0), ("FGHIJ", 1), ("KLMNO", 242)]
+
+
+@pytest.mark.slow
+def test_evil_wordle_seed_000(small_pm):
+    from gpusolve.adversary import evil_path
+    from gpusolve.greedy import greedy_tree
+
+    tree = greedy_tree(small_pm, "max", "normal", free_max=125)
+    path = [(g, small_pm.game.format_reply(r)) for g, r in evil_path(tree, small_pm.game.solved)]
+    assert path == [("ARISE", "....."), ("BLOND", "....."), ("DUMPY", ".YYY."), ("CHUMP", ".GGGG"),
+                    ("THUMP", "GGGGG")]
+
+
+def test_antiwordle_seed_000(small_pm):
+    from gpusolve.adversary import antiwordle_tree
+    from gpusolve.trees import summarize
+
+    s = summarize(antiwordle_tree(small_pm))
+    assert s.first_guess == "FUZZY" and round(s.mean, 2) == 5.75 and round(s.stdev, 2) == 1.61
+    assert s.worst == 11 and s.median == 6
+    assert s.cumulative() == "≤2:1%, ≤3:8%, ≤4:23%, ≤5:44%, ≤6:68%, ≤7:87%, ≤8:96%, ≤9:99%, ≤10:99.7%"
+
+
+def test_policies_splits_and_prune(small_pm):
+    from gpusolve.adversary import policy_table
+
+    rows = {(r["metric"], r["mode"]): r for r in policy_table(small_pm)}
+    assert rows["splits", "normal"]["first_guess"] == "TRACE"  # seed 004's MaxSplits start
+    assert rows["splits", "normal"]["mean"] == 3.4855 and rows["splits", "hard"]["mean"] == 3.563
+    assert rows["prune", "normal"]["mean"] == 3.5539 and rows["prune", "hard"]["mean"] == 3.6535
+    assert rows["entropy", "normal"]["mean"] == 3.524
+
+
+def test_cli_evil_and_antiwordle(tmp_path):
+    runner = CliRunner()
+    family = "tests/data/family.txt"
+    r = runner.invoke(app, ["evil", "--guesses", family, "--answers", family, "--json"])
+    assert r.exit_code == 0 and '"reply": "GGGGG"' in r.output
+    r = runner.invoke(app, ["evil", "--tree", str(tmp_path / "missing.json")])
+    assert r.exit_code == 2 and r.output.startswith("error: ")
+    r = runner.invoke(app, ["antiwordle", "--guesses", "answers"])
+    assert r.exit_code == 0 and 'first guess: "FUZZY"' in r.output

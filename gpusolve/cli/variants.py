@@ -169,3 +169,85 @@ def absurdle(
                   f"{result.guesses} guesses always win, proven "
                   f"({', '.join(map(str, result.refuted))} refuted) in {result.seconds:.1f} s")
     console.print("winning line: " + ", ".join(f"{w} {pm.game.format_reply(r)}" for w, r in result.line))
+
+
+@app.command()
+def evil(
+    tree_file: Annotated[str | None, typer.Option("--tree", help="Play this tree (JSON).")] = None,
+    metric: Annotated[str, typer.Option("--metric", help="Else build a greedy tree minimizing this.")
+                      ] = "max",
+    mode: Annotated[str, typer.Option("--mode", help="normal | hard | consistent")] = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left (the seed uses 125).")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
+    (ties: the lowest reply, ..... first)."""
+    from ..adversary import evil_path
+    from ..games import make_game
+    from ..greedy import greedy_tree
+    from ..trees import load_tree
+
+    if tree_file:
+        tree, game_spec, _ = load_tree(tree_file)
+    else:
+        pm = load_matrix(game, length, colours, guesses, answers, backend)
+        tree, game_spec = greedy_tree(pm, metric, mode, free_max=free_max), pm.game
+    game_spec = game_spec or make_game(game, length, colours)
+    path = evil_path(tree, game_spec.solved)
+    if json:
+        print_json([{"guess": g, "reply": game_spec.format_reply(r)} for g, r in path])
+        return
+    for number, (g, r) in enumerate(path, 1):
+        console.print(f"{number}. {g} {game_spec.format_reply(r)}")
+    console.print(f"the Evil replier holds out for {len(path)} guesses")
+
+
+@app.command()
+def antiwordle(
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Antiwordle: consistent guesses that keep branches big (least entropy), as long a game as
+    possible."""
+    from ..adversary import antiwordle_tree
+    from ..trees import summarize
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    s = summarize(antiwordle_tree(pm))
+    if json:
+        print_json(s.as_dict())
+        return
+    console.print(f'first guess: "{s.first_guess}"')
+    console.print(f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
+                  f"best: {s.best}")
+    console.print(f"cumulative: {s.cumulative()}")
+
+
+@app.command()
+def policies(
+    metrics: Annotated[str, typer.Option("--metrics", help="Comma-separated greedy metrics.")]
+    = "entropy,splits,prune",
+    modes: Annotated[str, typer.Option("--modes", help="Comma-separated modes.")] = "normal,hard",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left.")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune) as greedy
+    trees: first guess, mean, worst and games over 6 per mode."""
+    from ..adversary import policy_table
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
+    if json:
+        print_json(rows)
+        return
+    table = Table(title=f"greedy policies over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses")
+    for name in ("metric", "mode", "first guess", "mean", "worst", "over 6"):
+        table.add_column(name, justify="left" if name in ("metric", "mode", "first guess") else "right")
+    for r in rows:
+        table.add_row(r["metric"], r["mode"], r["first_guess"], f"{r['mean']:.4f}", str(r["worst"]),
+                      str(r["over_6"]))
+    console.print(table)
