@@ -251,3 +251,195 @@ def policies(
         table.add_row(r["metric"], r["mode"], r["first_guess"], f"{r['mean']:.4f}", str(r["worst"]),
                       str(r["over_6"]))
     console.print(table)
+
+
+Mode = Annotated[str, typer.Option("--mode", help="normal | hard | consistent")]
+Prior = Annotated[str, typer.Option("--prior", help="uniform or frequency (needs wordfreq).")]
+STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
+
+
+def coloured(game, word: str, reply: int) -> str:
+    """Return rich markup showing a guess with its reply as coloured tiles (plain for non-squares)."""
+    squares = game.format_reply(reply)
+    if len(squares) != len(word) or set(squares) - set(STYLES):
+        return f"{word} {squares}"
+    return "".join(f"[{STYLES[s]}] {c} [/]" for c, s in zip(word, squares)) + f"  {squares}"
+
+
+def _show_advice(assistant, advice, limit: int) -> None:
+    pm = assistant.pm
+    if advice.method == "solved":
+        console.print(f"solved: {advice.remaining[0]}")
+        return
+    n = len(advice.remaining)
+    listing = ": " + " ".join(advice.remaining) if n <= limit else ""
+    console.print(f"{n:,} answer{'s' if n != 1 else ''} left{listing}")
+    console.print(f"best next guess: [bold]{advice.best}[/] ({advice.method})")
+    if advice.alternatives:
+        keys = [k for k in advice.alternatives[0] if k != "word"]
+        table = Table(title="alternatives", title_justify="left")
+        table.add_column("word")
+        for key in keys:
+            table.add_column(key.replace("_", " "), justify="right")
+        for alt in advice.alternatives:
+            table.add_row(alt["word"], *(str(alt[k]) for k in keys))
+        console.print(table)
+    del pm
+
+
+@app.command()
+def solve(
+    history: Annotated[str | None, typer.Option("--history", help="Moves played: GUESS:REPLY,... "
+                                                "(answer once and exit).")] = None,
+    mode: Mode = "normal",
+    metric: Annotated[str, typer.Option("--metric", help="Greedy metric for advice.")] = "entropy",
+    prior: Prior = "uniform",
+    top: Annotated[int, typer.Option("--top", help="Alternatives shown.")] = 5,
+    show: Annotated[int, typer.Option("--show", help="List the answers when at most N are left.")] = 20,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
+    the answers left and the best next guess. Commands: undo, help, quit."""
+    from ..assistant import Assistant, parse_turn
+    from ..errors import GpusolveError
+    from ..history import parse_history
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    assistant = Assistant(pm, mode, metric, prior, top)
+    if history is not None:
+        for word, reply in parse_history(pm, history):
+            assistant.play(word, reply)
+        advice = assistant.advice()
+        if json:
+            print_json(advice.as_dict())
+        else:
+            _show_advice(assistant, advice, show)
+        return
+    console.print(f"gpusolve assistant ({mode} mode, {pm.shape[1]:,} answers). Type GUESS REPLY "
+                  "(e.g. SALET .Y..G), 'undo', 'help' or 'quit'.")
+    _show_advice(assistant, assistant.advice(), show)
+    while True:
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            break
+        if not line:
+            continue
+        command = line.lower()
+        if command in ("quit", "exit", "q"):
+            break
+        if command == "help":
+            console.print("enter the guess you played and the reply: G green, Y yellow, . miss "
+                          "(or 2/1/0, or the emoji squares); 'undo' takes back the last move")
+            continue
+        try:
+            if command == "undo":
+                word, reply = assistant.undo()
+                console.print(f"undid {word} {pm.game.format_reply(reply)}")
+            else:
+                word, reply = parse_turn(pm, line)
+                assistant.play(word, reply)
+                console.print(coloured(pm.game, word, reply))
+            advice = assistant.advice()
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {e}", markup=True)
+            continue
+        _show_advice(assistant, advice, show)
+        if advice.method == "solved":
+            break
+
+
+@app.command()
+def analyze(
+    history: Annotated[str, typer.Argument(help="The moves of a game: GUESS:REPLY,...")],
+    show: Annotated[int, typer.Option("--show", help="Rank at most N remaining answers.")] = 30,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Judge a played game: per move the answers left, skill (expected answers left by the best
+    guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    from ..analysis import analyze_game, by_commonness
+    from ..history import parse_history
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    reports, alive = analyze_game(pm, parse_history(pm, history))
+    left = [pm.answers[a] for a in alive]
+    try:
+        ranked = by_commonness(left)
+        note = ""
+    except Exception as e:  # wordfreq missing: list order, said so
+        ranked, note = [(w, float("nan")) for w in left], f" (not ranked: {e})"
+    if json:
+        print_json({"moves": [r.as_dict(pm.game) for r in reports],
+                    "remaining": [{"word": w, "zipf": round(z, 3)} for w, z in ranked[:show]]})
+        return
+    table = Table(title="moves")
+    for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
+                 "best expected", "skill", "luck"):
+        table.add_column(name, justify="left" if name in ("guess", "reply", "best") else "right")
+    for r in reports:
+        table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
+                      f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
+                      f"{r.skill:.0%}", f"{r.luck:.0%}")
+    console.print(table)
+    console.print(f"{len(left):,} answers left, most common first{note}:")
+    for w, z in ranked[:show]:
+        console.print(f"  {w}  zipf {z:.2f}")
+
+
+@app.command("play-human")
+def play_human(
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for the hidden answer.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", help="Fix the hidden answer.")] = None,
+    evil_replier: Annotated[bool, typer.Option("--evil", help="Play Absurdle: no fixed answer; the "
+                                               "replier keeps the largest bucket.")] = False,
+    mode: Mode = "normal",
+    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed (not with --evil).")] = 6,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
+) -> None:
+    """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
+    import random
+
+    from ..errors import GpusolveError
+    from ..modes import check_mode, hard_mode_allows
+    from ..worstcase import absurdle_line
+
+    check_mode(mode)
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if answer is not None:
+        target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
+    else:
+        target = random.Random(seed).choice(pm.answers)
+    moves: list = []
+    played: list[str] = []
+    limit = None if evil_replier else max_guesses
+    rules = "Absurdle: no fixed answer" if evil_replier else f"{max_guesses} guesses"
+    console.print(f"guess the word ({rules}); 'quit' gives up")
+    while limit is None or len(moves) < limit:
+        try:
+            line = input(f"{len(moves) + 1}> ").strip()
+        except EOFError:
+            line = "quit"
+        if line.lower() in ("quit", "exit", "q"):
+            break
+        try:
+            word = pm.game.parse_word(line, pm.guess_index)
+            if mode == "hard" and not hard_mode_allows(pm.game, word, moves):
+                raise GpusolveError(f"{word} is not allowed in hard mode after the moves so far")
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {e}")
+            continue
+        played.append(word)
+        if evil_replier:
+            _, reply, left = absurdle_line(pm, played)[-1]
+        else:
+            reply, left = pm.game.reply(word, target), None
+        moves.append((word, reply))
+        console.print(coloured(pm.game, word, reply) + (f"  ({left:,} left)" if left is not None else ""))
+        if reply == pm.game.solved:
+            console.print(f"solved in {len(moves)}!")
+            return
+    if not evil_replier:
+        console.print(f"the answer was {target}")
