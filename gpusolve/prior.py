@@ -106,3 +106,44 @@ def rank_weighted(pm: PatternMatrix, metric: str, weights: np.ndarray, answers: 
     return [WeightedStats(pm.guesses[rows[i]], float(table[i, k.W_ENTROPY]), float(table[i, k.W_EXPECTED]),
                           int(table[i, k.W_MAX]), int(table[i, k.W_BRANCHES]), float(table[i, k.W_SOLVE]))
             for i in order]
+
+
+def prior_tree(pm: PatternMatrix, weights: np.ndarray, metric: str = "entropy", mode: str = "normal",
+               free_max: int | None = None, free_min: int = 3, answers: np.ndarray | None = None):
+    """Return a greedy tree under a prior: at each node the guess best by the weighted ``metric``.
+
+    The pool follows ``gpusolve.greedy``: any guess where ``free_min < remaining <= free_max``
+    (normal mode), else the remaining answers. Ties go to the guess more likely to be the
+    answer, then to list order.
+    """
+    from .trees import Node
+
+    if mode not in ("normal", "consistent"):
+        raise GpusolveError("trees under a prior support modes normal and consistent")
+    cols = np.arange(pm.shape[1], dtype=np.int32) if answers is None else np.asarray(answers, np.int32)
+    limit = np.iinfo(np.int64).max if free_max is None else free_max
+
+    def grow(cols: np.ndarray):
+        if len(cols) == 1:
+            return pm.answers[cols[0]]
+        free = mode == "normal" and free_min < len(cols) <= limit
+        rows = np.arange(pm.shape[0], dtype=np.int32) if free else pm.answer_rows[cols]
+        best = rank_weighted(pm, metric, weights, cols, rows)[0].word
+        row = pm.guess_index[best]
+        node = Node(best, len(cols), {})
+        codes = pm.codes[row, cols]
+        for reply in np.unique(codes):
+            sub = cols[codes == reply]
+            node.branches[int(reply)] = best if reply == pm.game.solved else grow(sub)
+        return node
+
+    return grow(cols)
+
+
+def weighted_mean(tree, pm: PatternMatrix, weights: np.ndarray) -> float:
+    """Return the expected number of guesses of a tree when answers follow ``weights``."""
+    from .trees import scores
+
+    index = {w: i for i, w in enumerate(pm.answers)}
+    total = sum(weights[index[w]] * n for w, n in scores(tree))
+    return float(total / sum(weights[index[w]] for w, _ in scores(tree)))

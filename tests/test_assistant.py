@@ -246,3 +246,30 @@ def test_solve_in_a_pseudo_terminal():
     finally:
         if screen.proc.poll() is None:
             screen.proc.kill()
+
+
+def test_prior_tree_is_a_valid_tree(small_pm):
+    from gpusolve.prior import prior_tree, weighted_mean
+    from gpusolve.trees import scores, summarize
+
+    cols = np.arange(0, 2309, 7, dtype=np.int32)
+    for prior in ("uniform", "frequency"):
+        w = answer_weights(small_pm, prior)
+        tree = prior_tree(small_pm, w, "entropy", "normal", answers=cols)
+        got = dict(scores(tree))
+        assert sorted(got) == sorted(small_pm.answers[c] for c in cols)
+        for answer in got:
+            node = tree
+            while not isinstance(node, str):
+                node = node.branches[small_pm.game.reply(node.guess, answer)]
+            assert node == answer
+        if prior == "uniform":
+            assert weighted_mean(tree, small_pm, w) == pytest.approx(summarize(tree).mean)
+    with pytest.raises(GpusolveError):
+        prior_tree(small_pm, w, mode="hard")
+
+
+def test_cli_prior_tree(tmp_path):
+    r = runner.invoke(app, ["prior-tree", "--guesses", "tests/data/family.txt", "--answers",
+                            "tests/data/family.txt", "--json", "--out", str(tmp_path / "t.json")])
+    assert r.exit_code == 0 and '"mean_under_prior"' in r.output and (tmp_path / "t.json").exists()

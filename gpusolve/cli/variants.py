@@ -443,3 +443,35 @@ def play_human(
             return
     if not evil_replier:
         console.print(f"the answer was {target}")
+
+
+@app.command("prior-tree")
+def prior_tree_cmd(
+    prior: Prior = "frequency",
+    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+                      ] = "entropy",
+    mode: Annotated[str, typer.Option("--mode", help="normal or consistent")] = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left.")] = None,
+    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
+    from ..prior import answer_weights, prior_tree, weighted_mean
+    from ..trees import save_tree, summarize
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    weights = answer_weights(pm, prior)
+    tree = prior_tree(pm, weights, metric, mode, free_max)
+    s = summarize(tree)
+    info = {**s.as_dict(), "prior": prior, "metric": metric, "mode": mode,
+            "mean_under_prior": round(weighted_mean(tree, pm, weights), 4)}
+    if out:
+        save_tree(out, tree, pm.game, mode=mode, metric=metric, prior=prior)
+    if json:
+        print_json(info)
+        return
+    console.print(f"first guess {s.first_guess}: mean {s.mean:.4f} (uniform), "
+                  f"{info['mean_under_prior']:.4f} under the {prior} prior; worst {s.worst}; "
+                  f"histogram {s.histogram}")
