@@ -19,7 +19,7 @@ import numpy as np
 from .errors import GpusolveError
 from .kernels import worstcase_cpu as k
 from .patterns import PatternMatrix
-from .trees import Node, Tree
+from .trees import Node, Tree, scores
 from .words import Word
 
 ZOBRIST_SEED = 1_955_2022
@@ -110,13 +110,19 @@ class WorstCase:
     seconds: float
     n_answers: int
     mode: str
+    min_depth: int = 1
+
+    @property
+    def proven_least(self) -> bool:
+        """Return whether every smaller depth was refuted in this run."""
+        return self.refuted == list(range(1, self.depth))
 
     def as_dict(self) -> dict:
         """Return the result as a JSON-ready dict (the tree as its first guess only)."""
         return {
             "objective": "worst-case",
             "guesses_always_suffice": self.depth,
-            "proven": True,
+            "proven_least": self.proven_least,
             "depths_refuted": self.refuted,
             "first_guess": self.tree if isinstance(self.tree, str) else self.tree.guess,
             "answers": self.n_answers,
@@ -133,10 +139,11 @@ def answer_columns(pm: PatternMatrix, answers: np.ndarray | None) -> np.ndarray:
 
 def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str = "normal",
                start: Word | None = None, max_depth: int = 12, budget: int = DEFAULT_BUDGET,
-               guesses: np.ndarray | None = None) -> WorstCase:
+               guesses: np.ndarray | None = None, min_depth: int = 1) -> WorstCase:
     """Return the least depth that always suffices (proven) and a tree achieving it.
 
-    With ``start`` the first guess is fixed and the depth counts it.
+    With ``start`` the first guess is fixed and the depth counts it. ``min_depth`` skips the
+    smaller depths: the result is then only proven least if it equals ``min_depth`` = 1.
     """
     t0 = time.perf_counter()
     s = _search(pm, mode, guesses, budget)
@@ -144,7 +151,7 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
     if not len(members):
         raise GpusolveError("no answers to solve")
     refuted = []
-    for depth in range(1, max_depth + 1):
+    for depth in range(max(1, min_depth), max_depth + 1):
         if start is None:
             ok = s.solvable(members, depth)
         else:
@@ -166,8 +173,10 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
             tree.branches[s.solved] = pm.guesses[row]
         for reply, sub in s.buckets(members, row):
             tree.branches[reply] = s.tree(sub, depth - 1)
+    if refuted != list(range(1, depth)):  # an upper bound: the tree may do better than asked
+        depth = max(n for _, n in scores(tree))
     return WorstCase(depth, tree, refuted, int(budget - s.budget[0]), time.perf_counter() - t0,
-                     len(members), mode)
+                     len(members), mode, max(1, min_depth))
 
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,

@@ -219,3 +219,9 @@ def test_cli_evil_and_antiwordle(tmp_path):
     assert r.exit_code == 2 and r.output.startswith("error: ")
     r = runner.invoke(app, ["antiwordle", "--guesses", "answers"])
     assert r.exit_code == 0 and 'first guess: "FUZZY"' in r.output
+
+
+def test_min_depth_gives_an_upper_bound():
+    r = CliRunner().invoke(app, ["worst-case", "--answers", "tests/data/family.txt", "--min-depth", "4",
+                                 "--json"])
+    assert r.exit_code == 0 and '"proven_least": false' in r.output and '"worst": 3' in r.output

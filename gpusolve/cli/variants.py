@@ -101,6 +101,8 @@ def worst_case_cmd(
     mode: Annotated[str, typer.Option("--mode", help="normal or consistent.")] = "normal",
     after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
     max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 12,
+    min_depth: Annotated[int, typer.Option("--min-depth", help="Start at this depth (then the "
+                                           "result is an upper bound, not proven least).")] = 1,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
     budget: Budget = 2_000_000_000,
     game: Game = "wordle", length: Length = 5, colours: Colours = 6,
@@ -113,7 +115,7 @@ def worst_case_cmd(
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     alive = remaining_answers(pm, parse_history(pm, after))
-    result = worst_case(pm, alive, mode, start, max_depth, budget)
+    result = worst_case(pm, alive, mode, start, max_depth, budget, min_depth=min_depth)
     info = result.as_dict()
     summary = summarize(result.tree)
     info["tree"] = summary.as_dict()
@@ -126,9 +128,10 @@ def worst_case_cmd(
     if json:
         print_json(info)
         return
+    claim = (f"the least, proven ({', '.join(map(str, result.refuted)) or 'nothing'} refuted)"
+             if result.proven_least else f"an upper bound (depths below {min_depth} not searched)")
     console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
-                  f"proven ({', '.join(map(str, result.refuted)) or 'no'} refuted) "
-                  f"in {result.seconds:.1f} s, {result.nodes:,} nodes")
+                  f"{claim}, in {result.seconds:.1f} s, {result.nodes:,} nodes")
     console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
                   f"worst {summary.worst}, histogram {summary.histogram}")
     if rank is not None:
