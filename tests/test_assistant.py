@@ -273,3 +273,10 @@ def test_cli_prior_tree(tmp_path):
     r = runner.invoke(app, ["prior-tree", "--guesses", "tests/data/family.txt", "--answers",
                             "tests/data/family.txt", "--json", "--out", str(tmp_path / "t.json")])
     assert r.exit_code == 0 and '"mean_under_prior"' in r.output and (tmp_path / "t.json").exists()
+
+
+def test_cli_rank_prior():
+    r = runner.invoke(app, ["rank-prior", "--top", "3", "--json"])
+    assert r.exit_code == 0 and r.output.count('"word"') == 3
+    r = runner.invoke(app, ["rank-prior", "--metric", "nonsense"])
+    assert r.exit_code == 2 and r.output.startswith("error: unknown metric")

@@ -478,3 +478,32 @@ def prior_tree_cmd(
     console.print(f"first guess {s.first_guess}: mean {s.mean:.4f} (uniform), "
                   f"{info['mean_under_prior']:.4f} under the {prior} prior; worst {s.worst}; "
                   f"histogram {s.histogram}")
+
+
+@app.command("rank-prior")
+def rank_prior(
+    prior: Prior = "frequency",
+    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+                      ] = "entropy",
+    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
+    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Rank every guess with answers weighted by a prior (the weighted kernel)."""
+    from ..history import parse_history, remaining_answers
+    from ..prior import answer_weights, rank_weighted
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    alive = remaining_answers(pm, parse_history(pm, after))
+    ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
+    if json:
+        print_json([s.as_dict() for s in ranked])
+        return
+    table = Table(title=f"{pm.shape[0]:,} guesses over {len(alive):,} answers, {prior} prior, by {metric}")
+    for name in ("rank", "word", "entropy", "expected left", "max", "branches", "win chance"):
+        table.add_column(name, justify="left" if name == "word" else "right")
+    for i, s in enumerate(ranked, 1):
+        table.add_row(str(i), s.word, f"{s.entropy:.3f}", f"{s.expected:.2f}", str(s.max), str(s.branches),
+                      f"{s.solve:.3f}")
+    console.print(table)
