@@ -6,22 +6,25 @@
 * Antiwordle: a greedy tree that *maximizes* branch sizes with consistent guesses only
   (``anti-entropy`` in ``gpusolve.greedy``).
 * Policies ``splits`` (most branches: MaxSplits) and ``prune`` (fewest answers left on average,
-  i.e. least sum of squared branch sizes: MaxPrune) are registered as greedy metrics here.
+  i.e. least sum of squared branch sizes: MaxPrune) are the greedy metrics ``branches`` and
+  ``expectation`` under seed 004's names (``POLICIES``).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from .greedy import GREEDY_METRICS, MetricRule, greedy_tree, register_metric
+from .greedy import greedy_tree
 from .patterns import PatternMatrix
 from .trees import Node, Tree, summarize
 from .words import Word
 
-register_metric("splits", MetricRule("sum", GREEDY_METRICS["branches"].gain,
-                                     doc="most branches (seed 004's MaxSplits)"))
-register_metric("prune", MetricRule("sum", lambda k: np.arange(k + 1, dtype=np.int64) ** 2,
-                                    doc="fewest answers left on average (seed 004's MaxPrune)"))
+POLICIES = {"entropy": "entropy", "maxinfo": "entropy", "splits": "branches", "maxsplits": "branches",
+            "prune": "expectation", "maxprune": "expectation"}
+"""Seed 004's policy names -> the greedy metric that ranks guesses the same way."""
+
+
+def policy_metric(name: str) -> str:
+    """Return the greedy metric for a policy name (other names pass through)."""
+    return POLICIES.get(name.lower(), name)
 
 
 def evil_path(tree: Tree, solved: int) -> list[tuple[Word, int]]:
@@ -52,7 +55,7 @@ def policy_table(pm: PatternMatrix, metrics=("entropy", "splits", "prune"), mode
     rows = []
     for metric in metrics:
         for mode in modes:
-            s = summarize(greedy_tree(pm, metric, mode, free_max=free_max))
+            s = summarize(greedy_tree(pm, policy_metric(metric), mode, free_max=free_max))
             rows.append({"metric": metric, "mode": mode, "first_guess": s.first_guess,
                          "mean": round(s.mean, 4), "worst": s.worst, "over_6": s.over(6)})
     return rows

@@ -187,7 +187,7 @@ def evil(
 ) -> None:
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
     (ties: the lowest reply, ..... first)."""
-    from ..adversary import evil_path
+    from ..adversary import evil_path, policy_metric
     from ..games import make_game
     from ..greedy import greedy_tree
     from ..trees import load_tree
@@ -196,7 +196,7 @@ def evil(
         tree, game_spec, _ = load_tree(tree_file)
     else:
         pm = load_matrix(game, length, colours, guesses, answers, backend)
-        tree, game_spec = greedy_tree(pm, metric, mode, free_max=free_max), pm.game
+        tree, game_spec = greedy_tree(pm, policy_metric(metric), mode, free_max=free_max), pm.game
     game_spec = game_spec or make_game(game, length, colours)
     path = evil_path(tree, game_spec.solved)
     if json:
