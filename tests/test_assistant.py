@@ -280,3 +280,29 @@ def test_cli_rank_prior():
     assert r.exit_code == 0 and r.output.count('"word"') == 3
     r = runner.invoke(app, ["rank-prior", "--metric", "nonsense"])
     assert r.exit_code == 2 and r.output.startswith("error: unknown metric")
+
+
+def test_exact_advice_through_optimal_when_installed(monkeypatch, full_pm):
+    """With a ``gpusolve.optimal`` present, small positions are solved exactly and said so."""
+    import types
+
+    import gpusolve
+
+    calls = []
+
+    def solve(pm, mode="normal", answers=None, moves=None, **kw):
+        calls.append((mode, len(answers), list(moves)))
+        return types.SimpleNamespace(first_guess="RUGBY", tree=None)
+
+    fake = types.ModuleType("gpusolve.optimal")
+    fake.solve = solve
+    monkeypatch.setitem(sys.modules, "gpusolve.optimal", fake)
+    monkeypatch.setattr(gpusolve, "optimal", fake, raising=False)
+    a = Assistant(full_pm)
+    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
+        a.play(word, reply)
+    advice = a.advice()
+    assert advice.method == "exact (gpusolve.optimal)" and advice.best == "RUGBY"
+    assert calls == [("normal", 5, a.moves)]
+    a.undo()  # 221 answers: too many for the exact search, greedy again
+    assert a.advice().method.startswith("greedy")
