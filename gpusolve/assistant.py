@@ -49,19 +49,17 @@ class Advice:
 
 
 def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str) -> Word | None:
-    """Return the optimal search's next guess, or None where it is not installed or not usable."""
+    """Return the optimal search's next guess, or None where it is not installed or finds none
+    (no win within six guesses from here)."""
     try:
-        from . import optimal  # type: ignore[attr-defined]
+        from . import optimal
     except ImportError:
         return None
     try:
-        result = optimal.solve(pm, mode=mode, answers=alive, moves=moves)
-    except (TypeError, AttributeError):  # an optimal module whose interface differs
+        result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
+    except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
         return None
-    tree = getattr(result, "tree", None)
-    guess = getattr(result, "first_guess", None) or getattr(tree, "guess", None) or (
-        tree if isinstance(tree, str) else None)
-    return guess
+    return getattr(result, "first_guess", None)
 
 
 class Assistant:

@@ -9,3 +9,7 @@ TILE = (16, 16)
 FIXED_POINT_BITS = 32
 """Entropy and reciprocal sums are accumulated as integers scaled by 2**FIXED_POINT_BITS,
 so the sum is exact and independent of summation order (ties stay ties on every backend)."""
+
+OPTIMAL_GPU_MIN_ANSWERS = 256
+"""The optimal-tree search computes the bounds of every guess on the GPU for sets of at least
+this many answers (one launch); smaller sets stay on the CPU."""

@@ -304,5 +304,6 @@ def test_exact_advice_through_optimal_when_installed(monkeypatch, full_pm):
     advice = a.advice()
     assert advice.method == "exact (gpusolve.optimal)" and advice.best == "RUGBY"
     assert calls == [("normal", 5, a.moves)]
+    assert advice.best in advice.remaining or advice.best == "RUGBY"
     a.undo()  # 221 answers: too many for the exact search, greedy again
     assert a.advice().method.startswith("greedy")

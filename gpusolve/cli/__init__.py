@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import core, tree, variants, war
+from . import core, optimal, tree, variants, war
 from .app import app
 
 
@@ -11,4 +11,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "core", "main", "tree", "variants", "war"]
+__all__ = ["app", "core", "main", "optimal", "tree", "variants", "war"]

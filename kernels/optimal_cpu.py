@@ -1,0 +1,730 @@
+"""The exact optimal-tree search (numba): V(S, d) by branch and bound with a memo.
+
+``V(S, d)`` is the least total number of guesses, summed over the answers of the set ``S``,
+of a strategy that finds every answer of ``S`` within ``d`` more guesses (``INF`` if none
+exists). For a guess ``g`` with reply buckets ``B_p``: ``cost(g) = |S| + sum of V(B_p, d-1)``
+over the unsolved replies, and ``V`` is the least cost over the allowed guesses.
+
+Every call ``_node(..., beta)`` returns the exact ``V`` when it is below ``beta``, and
+otherwise a proven lower bound that is at least ``beta`` (fail-soft branch and bound).
+What makes it fast, every step admissible (nothing that could change a value is cut):
+
+* closed forms: ``n = 1 -> 1``, ``n = 2 -> 3``, ``d = 1`` with ``n > 1`` -> ``INF``;
+  ``d = 2`` -> ``2n - 1`` / ``2n`` / ``INF`` by whether a guess splits ``S`` into singletons.
+* the bucket bound: every answer of an unsolved bucket of ``m`` answers needs at least
+  ``2m - 1`` more guesses in all, so ``cost(g) >= 3n - s - B`` with ``B`` the number of
+  distinct replies and ``s = 1`` when ``g`` is in ``S``: most guesses are rejected from
+  their reply counts alone. A guess that splits ``S`` into singletons is optimal at once.
+* guesses are kept per subtree only once per distinct reply vector over ``S`` (two guesses
+  with the same replies on ``S`` have the same replies on every subset and equal costs;
+  normal mode), and a guess that does not split ``S`` and is not in it is dropped for the
+  whole subtree (it only wastes a guess, in every mode).
+* branch and bound: guesses by increasing bound, the best cost so far (or ``beta``) as the
+  cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
+* a memo (set-associative, bounded) keyed by two independent 64-bit Zobrist hashes of the
+  set plus the depth (and, in hard mode, the allowed-guess list), holding exact values with
+  their best guess, and proven lower bounds.
+
+Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
+NYT rule for Wordle, "would have given every reply so far" for the other games),
+2 consistent (guesses are the answers still possible).
+
+Arrays of a workspace (one per worker thread; the kernels release the GIL):
+``sets[level, :]`` answer columns (a node at ``level`` owns a range of row ``level`` and
+partitions it into the same range of row ``level + 1``), ``cand[level, :ncand[level]]`` the
+input guess rows of a node at ``level``, ``surv`` survivors of a node's scan, per-level bucket
+tables, and the memo arrays. ``params`` and ``stats`` layouts are the P_* / S_* constants.
+"""
+
+import numpy as np
+from numba import njit
+
+from .replies import SCRATCH
+from .replies import reply_code as _reply_code
+
+reply_code = njit(cache=True, inline="always")(_reply_code)
+
+INF = 1 << 40
+"""Value of an infeasible set (no strategy finds every answer in time)."""
+
+NORMAL, HARD, CONSISTENT = 0, 1, 2
+
+# params (int64)
+P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX = range(8)
+N_PARAMS = 8
+# stats (int64)
+S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
+N_STATS = 24
+
+EMPTY, LOWER, EXACT = 0, 1, 2
+WAYS = 4
+
+VECTOR_MAX = 40
+"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
+(normal mode); larger sets and the other modes count replies guess by guess."""
+"""Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
+
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xBF58476D1CE4E5B9)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _memo_key(h1, h2, d):
+    """Return the two memo keys of a set hash pair and a depth."""
+    k1 = h1 + np.uint64(d + 1) * _GOLD
+    k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
+    return k1, k2
+
+
+@njit(cache=True, nogil=True)
+def _memo_find(mk1, mk2, mask, k1, k2):
+    """Return the slot holding (k1, k2), or -1."""
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+    for w in range(WAYS):
+        i = base + w
+        if mk2[i] == k2 and mk1[i] == k1:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, flag, value, guess, size, stats):
+    """Store an exact value or a lower bound for (k1, k2), replacing the smallest set."""
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+    victim = base
+    for w in range(WAYS):
+        i = base + w
+        if mk2[i] == k2 and mk1[i] == k1:
+            if mflag[i] == EXACT:
+                return
+            if flag == LOWER and value <= mval[i]:
+                return
+            victim = i
+            break
+        if mflag[i] == EMPTY:
+            victim = i
+            break
+        if msize[i] < msize[victim]:
+            victim = i
+    mk1[victim] = k1
+    mk2[victim] = k2
+    mval[victim] = value
+    mguess[victim] = guess
+    mflag[victim] = flag
+    msize[victim] = size
+    stats[S_MEMO_STORES] += 1
+
+
+@njit(cache=True, nogil=True)
+def hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
+    """Return whether hard mode allows guess row ``h`` after guess row ``g`` got reply ``p``."""
+    if params[P_KIND] != 0:
+        return reply_code(params[P_KIND], genc, g, genc, h, params[P_LENGTH], params[P_COLOURS],
+                          scratch) == p
+    length = params[P_LENGTH]
+    code = p
+    for k in range(length - 1, -1, -1):
+        digit = code % 3
+        code //= 3
+        if digit == 2 and glet[h, k] != glet[g, k]:
+            return False
+    # every revealed letter (green or yellow) at least as often as revealed
+    code = p
+    for k in range(length - 1, -1, -1):
+        digit = code % 3
+        code //= 3
+        if digit:
+            scratch[glet[g, k]] += 1
+    ok = True
+    for k in range(length):
+        c = glet[g, k]
+        if scratch[c] > gcnt[h, c]:
+            ok = False
+        scratch[c] = 0
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch):
+    """Write the rows of ``rows[:m]`` hard mode allows after (g, p) to ``out``.
+
+    Returns (count, hash1, hash2) of the kept list.
+    """
+    k = 0
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for j in range(m):
+        h = rows[j]
+        if hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
+            out[k] = h
+            k += 1
+            h1 += zg1[h]
+            h2 += zg2[h]
+    return k, h1, h2
+
+
+@njit(cache=True, nogil=True)
+def _repeats(mat, base, cols, lo, n, mark, stats, most):
+    """Return how many of the replies ``mat[base + cols[lo + i]]`` repeat an earlier one
+    (counting stops at ``most``)."""
+    stats[S_STAMP] += 1
+    st = stats[S_STAMP]
+    k = 0
+    for i in range(n):
+        c = mat[base + cols[lo + i]]
+        if mark[c] == st:
+            k += 1
+            if k >= most:
+                return k
+        mark[c] = st
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _pair_scan(T, cols, lo, n, m, veq, vpairs, vfirst, vhash, zob32):
+    """Fill per guess j < m: equal reply pairs, distinct replies and a reply-vector hash over
+    the answers ``cols[lo:lo + n]`` (rows of the answer-major ``T``), vectorized over guesses."""
+    for j in range(m):
+        vpairs[j] = 0
+        vfirst[j] = 0
+        vhash[j] = 0
+    for i in range(n):
+        ci = T[cols[lo + i]]
+        for j in range(m):
+            veq[j] = 0
+        for i2 in range(i):
+            cj = T[cols[lo + i2]]
+            for j in range(m):
+                e = ci[j] == cj[j]
+                veq[j] |= e
+                vpairs[j] += e
+        z = zob32[i]
+        for j in range(m):
+            vfirst[j] += 1 - veq[j]
+            vhash[j] += np.uint32(ci[j] + 1) * z
+
+
+@njit(cache=True, nogil=True)
+def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, node_stamp,
+               dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark, cnt, dd_stamp, dd_idx,
+               hv, zob1, stats):
+    """Scan the guess rows ``rows[:m_in]`` of a guess-major matrix over a node's answers;
+    keep the useful ones (one per reply vector in normal mode) and return how many."""
+    nsurv = 0
+    for j in range(m_in):
+        r = rows[j]
+        g = rowg[level, r]
+        in_s = inset[g] == node_stamp
+        base = r * width
+        dst = nsurv * n
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nb = 0
+        sq = 0
+        hh = np.uint64(0)
+        for i in range(n):
+            c = mat[base + colsl[lo + i]]
+            out[dst + i] = c
+            seen = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
+            mark[c] = st
+            cnt[c] = seen + 1
+            nb += seen == 0
+            sq += 2 * seen + 1
+            hh += np.uint64(c + 1) * zob1[i]
+        if nb == 1 and not in_s:
+            continue  # splits nothing: only wastes a guess, here and below
+        if mode == NORMAL:
+            # keep one guess per distinct reply vector over S
+            t = np.int64(hh & np.uint64(tmask))
+            dup = False
+            while dd_stamp[t] == dd_gen:
+                other = dd_idx[t]
+                if hv[other] == hh:
+                    same = True
+                    ob = other * n
+                    for i in range(n):
+                        if out[ob + i] != out[dst + i]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                t = (t + 1) & tmask
+            if dup:
+                continue
+            dd_stamp[t] = dd_gen
+            dd_idx[t] = nsurv
+            hv[nsurv] = hh
+        if in_s:
+            tarow[level, inpos[g]] = nsurv
+        lb = 3 * n - (1 if in_s else 0) - nb
+        rowg[level + 1, nsurv] = g
+        for i in range(n):
+            outT[i, nsurv] = out[dst + i]
+        lbs[level, nsurv] = lb
+        keys[level, nsurv] = lb * (1 << 32) + sq
+        nsurv += 1
+
+    return nsurv
+
+
+@njit(cache=True, nogil=True)
+def _node(level, lo, n, d, beta, ah1, ah2,
+          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
+          bcode, bstart, bsize, blb, scratch,
+          mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+    """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
+
+    The node's answers are positions ``lo:lo + n`` of row ``level`` of ``cols`` (columns of
+    the compact reply matrix ``cmat[level]``, row stride ``stride[level]``), ``glob`` (answer
+    columns of the full matrix) and ``arow`` (the ``cmat[level]`` row of each answer as a
+    guess). Its guesses are the rows ``cand[level, :ncand[level]]`` of ``cmat[level]``
+    (``rowg`` gives their guess rows; hashes ``ah1, ah2`` of the list key the memo in hard
+    mode). The node writes the replies of the guesses it keeps to ``cmat[level + 1]`` (one row
+    of ``n`` per guess) for its children. At level 0 the best guess row found (or -1) is left
+    in ``stats[S_BEST]``.
+    """
+    if n == 1:
+        if level == 0:
+            stats[S_BEST] = answer_rows[glob[level, lo]]
+        return 1
+    if d <= 1:
+        return INF
+    if n == 2:
+        if level == 0:
+            stats[S_BEST] = answer_rows[glob[level, lo]]
+        return 3
+    if stop[0] != 0:
+        return INF
+    stats[S_NODES] += 1
+    stats[16 + d] += 1
+    mode = params[P_MODE]
+    solved = params[P_SOLVED]
+    mask = params[P_MEMO_MASK]
+    mat = cmat[level]
+    width = stride[level]
+
+    # memo
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(lo, lo + n):
+        h1 += zob1[glob[level, i]]
+        h2 += zob2[glob[level, i]]
+    if mode == HARD:
+        h1 += ah1 * _MIX
+        h2 ^= ah2 * _GOLD
+    k1, k2 = _memo_key(h1, h2, d)
+    slot = _memo_find(mk1, mk2, mask, k1, k2)
+    known_lb = 2 * n - 1
+    if slot >= 0:
+        stats[S_MEMO_HITS] += 1
+        if mflag[slot] == EXACT:
+            if level == 0:
+                stats[S_BEST] = mguess[slot]
+            return mval[slot]
+        if mval[slot] >= beta:
+            return mval[slot]
+        known_lb = max(known_lb, mval[slot])
+
+    # the guesses to scan: consistent mode scans the answers of S
+    if mode == CONSISTENT:
+        for i in range(n):
+            cand[level, i] = arow[level, lo + i]
+        ncand[level] = n
+    m_in = ncand[level]
+    rows = cand[level]
+
+    # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
+    # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
+    # Small sets in normal mode ("fast") find the splitting guesses not in S in the vectorized
+    # scan below instead.
+    fast = n <= params[P_VECTOR_MAX]
+    if n <= params[P_NPAT] + 1:
+        pair = -1
+        for i in range(n):
+            r = arow[level, lo + i]
+            k = _repeats(mat, r * width, cols[level], lo, n, mark, stats, 2)
+            if k == 0:
+                g = rowg[level, r]
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
+                                2 * n - 1, g, n, stats)
+                return 2 * n - 1
+            if k == 1 and pair < 0:
+                pair = rowg[level, r]
+        if pair >= 0 and d >= 3:
+            # a guess in S leaving one pair costs 2n, and nothing does better (see below)
+            if level == 0:
+                stats[S_BEST] = pair
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                            pair, n, stats)
+            return 2 * n
+        stats[S_STAMP] += 1
+        node_stamp = stats[S_STAMP]
+        for i in range(n):
+            inset[rowg[level, arow[level, lo + i]]] = node_stamp
+        for j in range(m_in if not fast else 0):
+            r = rows[j]
+            g = rowg[level, r]
+            stats[15] += 1
+            if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
+                                                   1) == 0:
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                                g, n, stats)
+                return 2 * n
+    if not fast:
+        if d == 2:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
+                            n, stats)
+            return INF
+        # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
+        if known_lb < 2 * n:
+            known_lb = 2 * n
+        if known_lb >= beta:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
+                            -1, n, stats)
+            return known_lb
+
+    # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
+    # the useful ones (one per distinct reply vector in normal mode) with their replies on S
+    # as rows of cmat[level + 1] for the children
+    stats[S_SCANNED] += m_in * n
+    stats[8 + d] += m_in * n
+    stats[S_STAMP] += 1
+    node_stamp = stats[S_STAMP]
+    for i in range(n):
+        g = rowg[level, arow[level, lo + i]]
+        inset[g] = node_stamp
+        inpos[g] = i
+    out = cmat[level + 1]
+    stride[level + 1] = n
+    colsl = cols[level]
+    stats[S_STAMP] += 1
+    dd_gen = stats[S_STAMP]
+    tmask = dd_stamp.shape[0] - 1
+    outT = cmatT[level + 1]
+    nsurv = 0
+    if fast:
+        # small sets: pairwise comparisons of the answers' reply rows (answer-major),
+        # vectorized over the guesses. Normal mode scans every row of the parent's matrix
+        # (the rows are 0..m_in-1); the other modes first gather their rows.
+        if mode == NORMAL:
+            T = cmatT[level]
+            tcols = colsl
+            tlo = lo
+        else:
+            src = cmatT[level]
+            for i in range(n):
+                srow = src[colsl[lo + i]]
+                drow = tmpT[i]
+                for j in range(m_in):
+                    drow[j] = srow[rows[j]]
+            T = tmpT
+            tcols = ident
+            tlo = 0
+        _pair_scan(T, tcols, tlo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
+        # first the bounds alone: a split into singletons, or a cutoff, ends the node here
+        scan_lb = INF
+        for j in range(m_in):
+            nb = np.int64(vfirst[j])
+            in_s = inset[rowg[level, rows[j]]] == node_stamp
+            if nb == n and not in_s:
+                g = rowg[level, rows[j]]
+                if level == 0:
+                    stats[S_BEST] = g
+                if stop[0] == 0:
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
+                                g, n, stats)
+                return 2 * n
+            lb = 3 * n - (1 if in_s else 0) - nb
+            if lb < scan_lb and (nb > 1 or in_s):
+                scan_lb = lb
+        if d == 2 or scan_lb >= INF:
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
+                            n, stats)
+            return INF
+        known_lb = max(known_lb, 2 * n, scan_lb)
+        if known_lb >= beta:
+            stats[14] += 1
+            if stop[0] == 0:
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
+                            -1, n, stats)
+            return known_lb
+        for j in range(m_in):
+            g = rowg[level, rows[j]]
+            in_s = inset[g] == node_stamp
+            nb = np.int64(vfirst[j])
+            if nb == 1 and not in_s:
+                continue  # splits nothing: only wastes a guess, here and below
+            hh = np.uint64(vhash[j])
+            t = np.int64(hh & np.uint64(tmask))
+            dup = False
+            while mode == NORMAL and dd_stamp[t] == dd_gen:
+                other = dd_idx[t]
+                if hv[other] == hh:
+                    same = True
+                    ob = other * n
+                    stats[7] += n
+                    for i in range(n):
+                        if out[ob + i] != T[tcols[tlo + i], j]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                t = (t + 1) & tmask
+            if dup:
+                continue
+            if mode == NORMAL:
+                dd_stamp[t] = dd_gen
+                dd_idx[t] = nsurv
+                hv[nsurv] = hh
+            dst = nsurv * n
+            for i in range(n):
+                c = T[tcols[tlo + i], j]
+                out[dst + i] = c
+                outT[i, nsurv] = c
+            if in_s:
+                tarow[level, inpos[g]] = nsurv
+            lb = 3 * n - (1 if in_s else 0) - nb
+            rowg[level + 1, nsurv] = g
+            lbs[level, nsurv] = lb
+            keys[level, nsurv] = lb * (1 << 32) + n + 2 * np.int64(vpairs[j])
+            nsurv += 1
+    else:
+        nsurv = _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode,
+                           node_stamp, dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark,
+                           cnt, dd_stamp, dd_idx, hv, zob1, stats)
+
+    if nsurv == 0:
+        # no guess splits S and none is in it: infeasible
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
+                        stats)
+        return INF
+
+    order = np.argsort(keys[level, :nsurv])
+    lower = INF
+    node_lb = lbs[level, order[0]]
+    if node_lb > known_lb:
+        known_lb = node_lb
+    if known_lb >= beta:
+        stats[14] += 1
+        if stop[0] == 0:
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
+                        n, stats)
+        return known_lb
+
+    if mode == NORMAL:
+        for j in range(nsurv):
+            cand[level + 1, j] = j
+        ncand[level + 1] = nsurv
+
+    best = INF
+    best_g = -1
+    ccols = cols[level + 1]
+    cglob = glob[level + 1]
+    carow = arow[level + 1]
+    for oi in range(nsurv):
+        k = order[oi]
+        limit = min(best, beta)
+        if lbs[level, k] >= limit:
+            lower = min(lower, lbs[level, k])
+            break
+        g = rowg[level + 1, k]
+        src = k * n
+        # partition S by guess k (counting sort), buckets in first-seen order
+        stats[S_EVALUATED] += 1
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nbk = 0
+        for i in range(n):
+            c = out[src + i]
+            if mark[c] != st:
+                mark[c] = st
+                cnt[c] = 0
+                bcode[level, nbk] = c
+                nbk += 1
+            cnt[c] += 1
+        pos = lo
+        for b in range(nbk):
+            c = bcode[level, b]
+            bstart[level, b] = pos
+            bsize[level, b] = cnt[c]
+            pos += cnt[c]
+            cnt[c] = bstart[level, b]  # next write position
+        for i in range(n):
+            c = out[src + i]
+            w = cnt[c]
+            ccols[w] = i
+            cglob[w] = glob[level, lo + i]
+            carow[w] = tarow[level, i]
+            cnt[c] = w + 1
+        # bounds per bucket, tightened by the memo
+        total = n
+        for b in range(nbk):
+            m = bsize[level, b]
+            if bcode[level, b] == solved:
+                blb[level, b] = 0
+                continue
+            lbv = 2 * m - 1
+            if m >= 3 and mode != HARD:
+                x1 = np.uint64(0)
+                x2 = np.uint64(0)
+                for i in range(bstart[level, b], bstart[level, b] + m):
+                    x1 += zob1[cglob[i]]
+                    x2 += zob2[cglob[i]]
+                q1, q2 = _memo_key(x1, x2, d - 1)
+                sl = _memo_find(mk1, mk2, mask, q1, q2)
+                if sl >= 0 and mval[sl] > lbv:
+                    lbv = mval[sl]
+            blb[level, b] = lbv
+            total += lbv
+        if total < limit:
+            # buckets from the largest down
+            bsz = np.empty(nbk, np.int64)
+            for b in range(nbk):
+                bsz[b] = -bsize[level, b]
+            border = np.argsort(bsz)
+            for bi in range(nbk):
+                b = border[bi]
+                m = bsize[level, b]
+                if m <= 2 or bcode[level, b] == solved:
+                    continue
+                rest = total - blb[level, b]
+                ch1 = np.uint64(0)
+                ch2 = np.uint64(0)
+                if mode == HARD:
+                    kk = 0
+                    for j in range(nsurv):
+                        if hard_allows(params, glet, gcnt, genc, g, bcode[level, b],
+                                       rowg[level + 1, j], scratch):
+                            cand[level + 1, kk] = j
+                            kk += 1
+                            ch1 += zg1[rowg[level + 1, j]]
+                            ch2 += zg2[rowg[level + 1, j]]
+                    ncand[level + 1] = kk
+                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2,
+                          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
+                          zob32, tmpT, ident,
+                          bcode, bstart, bsize, blb, scratch,
+                          mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+                if v < blb[level, b]:
+                    v = blb[level, b]
+                total = rest + v
+                if total >= limit:
+                    break
+        if total < limit:
+            best = total
+            best_g = g
+        elif total < lower:
+            lower = total
+
+    if stop[0] != 0:
+        return INF
+    if best < beta:
+        if level == 0:
+            stats[S_BEST] = best_g
+        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, best, best_g, n,
+                    stats)
+        return best
+    if lower < known_lb:
+        lower = known_lb
+    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, lower, -1, n, stats)
+    return lower
+
+
+@njit(cache=True, nogil=True)
+def solve_set(answers, d, beta, guesses, ah1, ah2,
+              params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+              cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+              mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
+              bcode, bstart, bsize, blb, scratch,
+              mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+    """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
+
+    ``answers`` are columns of the full reply matrix ``codes``; ``guesses`` its rows allowed
+    here (hashes ``ah1, ah2`` in hard mode; they must include every answer's own row). The
+    best guess row is left in ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for
+    ``len(guesses) * len(answers)`` replies per level.
+    """
+    n = answers.shape[0]
+    m = guesses.shape[0]
+    top = cmat[0]
+    topT = cmatT[0]
+    for j in range(m):
+        row = codes[guesses[j]]
+        rowg[0, j] = guesses[j]
+        cand[0, j] = j
+        inpos[guesses[j]] = -1
+        for i in range(n):
+            c = row[answers[i]]
+            top[j * n + i] = c
+            topT[i, j] = c
+    for i in range(n):
+        cols[0, i] = i
+        glob[0, i] = answers[i]
+        inpos[answer_rows[answers[i]]] = i
+        arow[0, i] = -1
+    for j in range(m):
+        i = inpos[guesses[j]]
+        if i >= 0:
+            arow[0, i] = j
+    for i in range(n):
+        if arow[0, i] < 0:
+            return -1  # an answer of the set is not among the guesses: a caller's error
+    stride[0] = n
+    ncand[0] = m
+    stats[S_BEST] = -1
+    zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
+    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2,
+                 params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
+                 cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
+                 mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
+    tmpT, ident,
+                 bcode, bstart, bsize, blb, scratch,
+                 mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(codes, answers, rows, answer_rows, solved, n_patterns, out):
+    """Fill ``out[j] = (distinct replies, in the set, sum of squared bucket sizes)`` per row."""
+    mark = np.zeros(n_patterns, np.int64)
+    cnt = np.zeros(n_patterns, np.int64)
+    n = answers.shape[0]
+    for j in range(rows.shape[0]):
+        row = codes[rows[j]]
+        st = j + 1
+        nb = 0
+        sq = 0
+        for i in range(n):
+            c = row[answers[i]]
+            if mark[c] != st:
+                mark[c] = st
+                cnt[c] = 1
+                nb += 1
+                sq += 1
+            else:
+                sq += 2 * cnt[c] + 1
+                cnt[c] += 1
+        out[j, 0] = nb
+        out[j, 1] = 1 if mark[solved] == st else 0
+        out[j, 2] = sq
+
+
+__all__ = ["INF", "SCRATCH", "guess_bounds", "hard_filter", "solve_set"]
