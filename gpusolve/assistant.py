@@ -48,18 +48,19 @@ class Advice:
                 "best": self.best, "alternatives": self.alternatives}
 
 
-def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str) -> Word | None:
-    """Return the optimal search's next guess, or None where it is not installed or finds none
-    (no win within six guesses from here)."""
+def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str
+                 ) -> tuple[Word | None, float | None]:
+    """Return the optimal search's next guess and its mean, or (None, None) where it is not
+    installed or finds none (no win within six guesses from here)."""
     try:
         from . import optimal
     except ImportError:
-        return None
+        return None, None
     try:
         result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
     except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
-        return None
-    return getattr(result, "first_guess", None)
+        return None, None
+    return getattr(result, "first_guess", None), getattr(result, "mean", None)
 
 
 class Assistant:
@@ -119,9 +120,10 @@ class Assistant:
                           [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words])
         rows = self.candidates(alive)
         if self.exact and len(alive) <= EXACT_MAX:
-            guess = _exact_guess(pm, alive, self.moves, self.mode)
+            guess, mean = _exact_guess(pm, alive, self.moves, self.mode)
             if guess:
-                return Advice(words, "exact (gpusolve.optimal)", guess, self._alternatives(alive, rows))
+                how = "exact (gpusolve.optimal" + (f": {mean:.3f} more guesses on average)" if mean else ")")
+                return Advice(words, how, guess, self._alternatives(alive, rows))
         alternatives = self._alternatives(alive, rows)
         how = f"greedy by {self.metric}" + (f", {self.prior} prior" if self.weights is not None else "")
         return Advice(words, how, alternatives[0]["word"], alternatives)
