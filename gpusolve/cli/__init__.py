@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import core, optimal, runs, tree, war
+from . import core, optimal, runs, tree, variants, war
 from .app import app
 
 
@@ -11,4 +11,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "core", "main", "optimal", "runs", "tree", "war"]
+__all__ = ["app", "core", "main", "optimal", "runs", "tree", "variants", "war"]

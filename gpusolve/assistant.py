@@ -1,0 +1,144 @@
+"""The solving assistant: the moves played so far, the answers they leave, and the next guess.
+
+The best next guess is exact (``gpusolve.optimal``) where that search is installed and the
+position is small, trivially exact with one or two answers left, and otherwise greedy by a
+partition metric (``gpusolve.metrics.rank_guesses``, or the weighted ranking under a prior).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import GpusolveError
+from .history import Move, remaining_answers
+from .metrics import rank_guesses
+from .modes import check_mode, hard_mode_allows
+from .patterns import PatternMatrix
+from .prior import answer_weights, check_prior, rank_weighted
+from .words import Word
+
+EXACT_MAX = 60
+"""Positions with at most this many answers are solved exactly when ``gpusolve.optimal`` exists."""
+
+
+def parse_turn(pm: PatternMatrix, text: str) -> Move:
+    """Return the (guess, reply) of a typed turn: ``SALET .Y..G``, ``SALET:.Y..G`` or ``SALET,01002``."""
+    parts = text.replace(":", " ").replace(",", " ").split()
+    if len(parts) != 2:
+        raise GpusolveError(f"expected a guess and its reply, e.g. SALET .Y..G, not {text.strip()!r}")
+    word = pm.game.parse_word(parts[0], pm.guess_index)
+    return word, pm.game.parse_reply(parts[1])
+
+
+@dataclass
+class Advice:
+    """What the assistant says about a position."""
+
+    remaining: list[Word]
+    method: str
+    best: Word | None
+    alternatives: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        """Return the advice as a JSON-ready dict."""
+        shown = self.remaining if len(self.remaining) <= 50 else None
+        return {"remaining": len(self.remaining), "answers": shown, "method": self.method,
+                "best": self.best, "alternatives": self.alternatives}
+
+
+def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str
+                 ) -> tuple[Word | None, float | None]:
+    """Return the optimal search's next guess and its mean, or (None, None) where it is not
+    installed or finds none (no win within six guesses from here)."""
+    try:
+        from . import optimal
+    except ImportError:
+        return None, None
+    try:
+        result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
+    except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
+        return None, None
+    return getattr(result, "first_guess", None), getattr(result, "mean", None)
+
+
+class Assistant:
+    """A game in progress and advice on it."""
+
+    def __init__(self, pm: PatternMatrix, mode: str = "normal", metric: str = "entropy",
+                 prior: str = "uniform", top: int = 5, exact: bool = True) -> None:
+        self.pm = pm
+        self.mode = check_mode(mode)
+        self.metric = metric
+        self.prior = check_prior(prior)
+        self.weights = answer_weights(pm, prior) if prior != "uniform" else None
+        self.top = top
+        self.exact = exact
+        self.moves: list[Move] = []
+
+    def remaining(self) -> np.ndarray:
+        """Return the answer columns consistent with the moves so far."""
+        return remaining_answers(self.pm, self.moves)
+
+    def play(self, word: Word, reply: int) -> None:
+        """Record a move, or raise a one-line error (and keep the state) if it cannot be."""
+        pm = self.pm
+        word = pm.game.parse_word(word, pm.guess_index)
+        if self.mode == "hard" and not hard_mode_allows(pm.game, word, self.moves):
+            raise GpusolveError(f"{word} is not allowed in hard mode after the moves so far")
+        if self.mode == "consistent" and word not in {pm.answers[a] for a in self.remaining()}:
+            raise GpusolveError(f"{word} is not a possible answer (consistent mode)")
+        remaining_answers(pm, [*self.moves, (word, reply)])  # raises if impossible
+        self.moves.append((word, reply))
+
+    def undo(self) -> Move:
+        """Forget the last move and return it."""
+        if not self.moves:
+            raise GpusolveError("nothing to undo")
+        return self.moves.pop()
+
+    def candidates(self, alive: np.ndarray) -> np.ndarray:
+        """Return the guess rows the mode allows now."""
+        pm = self.pm
+        if self.mode == "consistent":
+            return pm.answer_rows[alive]
+        if self.mode == "hard" and self.moves:
+            return np.array([i for i, w in enumerate(pm.guesses) if hard_mode_allows(pm.game, w, self.moves)])
+        return np.arange(pm.shape[0])
+
+    def advice(self) -> Advice:
+        """Return the remaining answers, the best next guess (and how it was found), alternatives."""
+        pm = self.pm
+        alive = self.remaining()
+        words = [pm.answers[a] for a in alive]
+        solved = bool(self.moves) and self.moves[-1][1] == pm.game.solved
+        if solved:
+            return Advice([self.moves[-1][0]], "solved", None)
+        if len(alive) <= 2:
+            return Advice(words, "exact", words[0],
+                          [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words])
+        rows = self.candidates(alive)
+        if self.exact and len(alive) <= EXACT_MAX:
+            guess, mean = _exact_guess(pm, alive, self.moves, self.mode)
+            if guess:
+                how = "exact (gpusolve.optimal" + (f": {mean:.3f} more guesses on average)" if mean else ")")
+                return Advice(words, how, guess, self._alternatives(alive, rows))
+        alternatives = self._alternatives(alive, rows)
+        how = f"greedy by {self.metric}" + (f", {self.prior} prior" if self.weights is not None else "")
+        return Advice(words, how, alternatives[0]["word"], alternatives)
+
+    def _alternatives(self, alive: np.ndarray, rows: np.ndarray) -> list[dict]:
+        pm = self.pm
+        if self.weights is not None:
+            ranked = rank_weighted(pm, self.metric, self.weights, alive, rows)
+            return [s.as_dict() for s in ranked[:self.top]]
+        ranked = rank_guesses(pm, self.metric, alive, rows)[:max(200, self.top)]
+        # among guesses of equal value, one that may be the answer comes first
+        possible = {pm.answers[a] for a in alive}
+        first: dict = {}
+        values = [getattr(s, self.metric, None) for s in ranked]
+        keys = [(first.setdefault(v, i), s.word not in possible)
+                for i, (v, s) in enumerate(zip(values, ranked))]
+        order = sorted(range(len(ranked)), key=lambda i: keys[i])
+        return [ranked[i].as_dict() for i in order[:self.top]]

@@ -1,0 +1,509 @@
+"""Commands for variants and play: ``preset``, ``absurdle``, ``worst-case``, ``solve``, ``analyze``,
+``play-human``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .app import (
+    Answers,
+    Backend,
+    Colours,
+    Game,
+    Guesses,
+    Json,
+    Length,
+    app,
+    console,
+    load_matrix,
+    print_json,
+)
+
+
+def _fmt(words) -> str:
+    return "{" + " ".join(words) + "}"
+
+
+@app.command()
+def preset(
+    words: Annotated[list[str] | None, typer.Argument(help="Preset words, played first in order.")] = None,
+    search: Annotated[bool, typer.Option("--search", help="Search disjoint preset sets instead.")] = False,
+    n_words: Annotated[int, typer.Option("--words", help="Preset words per set (with --search).")] = 4,
+    samples: Annotated[int | None, typer.Option("--samples", help="Search this many random sets "
+                                                "[default: every disjoint set]")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed for --samples.")] = 0,
+    pool: Annotated[str, typer.Option("--pool", help="Draw set words from: answers or guesses.")] = "answers",
+    letters: Annotated[int, typer.Option("--letters", help="Use only the N most frequent letters.")] = 26,
+    top: Annotated[int, typer.Option("--top", help="Show the N best means (with --search).")] = 10,
+    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed.")] = 6,
+    show_bins: Annotated[int, typer.Option("--show-bins", help="List losing bins of at least N words.")] = 3,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Play preset words first whatever the replies, then any consistent word (seed 003)."""
+    from ..errors import GpusolveError
+    from ..presets import preset_report, search_presets
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if search:
+        result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses)
+        if json:
+            print_json(result.as_dict())
+            return
+        how = "every" if result.exhaustive else "a random sample of"
+        console.print(f"searched {how} {result.searched:,} disjoint {n_words}-word sets "
+                      f"(pool of {result.pool:,} words) in {result.seconds:.1f} s; "
+                      f"{len(result.winners):,} always win")
+        table = Table(title=f"best mean scores ({result.evaluated_exactly:,} evaluated exactly)")
+        for name in ("rank", "set", "mean", "always wins"):
+            table.add_column(name, justify="left" if name == "set" else "right")
+        for i, (ws, mean, wins) in enumerate(result.best, 1):
+            table.add_row(str(i), " ".join(ws), f"{mean:.4f}", "yes" if wins else "no")
+        console.print(table)
+        if result.winners:
+            shown = result.winners[:top]
+            console.print(f"always-winning sets, best {len(shown)} by mean:")
+            for ws, mean in shown:
+                console.print(f"  {' '.join(ws)}  {mean:.4f}")
+        return
+    if not words:
+        raise GpusolveError("give preset words, e.g. gpusolve preset HANDY SWIFT GLOVE CRUMP, or --search")
+    report = preset_report(pm, words, max_guesses, show_bins)
+    if json:
+        print_json(report.as_dict())
+        return
+    freq = {s: (round(f) if f > 1 else round(f, 3)) for s, f in report.frequencies.items()}
+    console.print(f"{_fmt(report.words)} wins {report.win_rate:.2%} of the time"
+                  f"{' (always wins)' if report.always_wins else ''}")
+    if report.seed_win_rate != report.win_rate:
+        console.print(f"  (the seed's count, which scores every preset guess as a possible win, "
+                      f"gives {report.seed_win_rate:.2%})")
+    seed_mean = f" (seed's count: {report.seed_mean:.2f})" if report.seed_mean != report.mean else ""
+    console.print(f"mean score: {report.mean:.2f}{seed_mean}; max score: {report.worst}")
+    console.print(f"score frequencies: {freq}")
+    console.print(f"bin sizes: {report.bin_sizes}")
+    for bin_words, bad in report.losing_bins:
+        console.print(f"bin {_fmt(bin_words)} can lose with: {_fmt(bad)}")
+
+
+Budget = Annotated[int, typer.Option("--budget", help="Nodes the search may visit before giving up.")]
+
+
+@app.command("worst-case")
+def worst_case_cmd(
+    rank: Annotated[int | None, typer.Option(
+        "--rank", help="Also check this many first guesses (best by largest bucket first; 0: all) "
+        "for the optimum.")] = None,
+    start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="normal or consistent.")] = "normal",
+    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 12,
+    min_depth: Annotated[int, typer.Option("--min-depth", help="Start at this depth (then the "
+                                           "result is an upper bound, not proven least).")] = 1,
+    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    budget: Budget = 2_000_000_000,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """The least number of guesses that always suffices against a true (look-ahead) adversary."""
+    from ..history import parse_history, remaining_answers
+    from ..trees import save_tree, summarize
+    from ..worstcase import rank_worst_case, worst_case
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    alive = remaining_answers(pm, parse_history(pm, after))
+    result = worst_case(pm, alive, mode, start, max_depth, budget, min_depth=min_depth)
+    info = result.as_dict()
+    summary = summarize(result.tree)
+    info["tree"] = summary.as_dict()
+    if rank is not None:
+        good, checked = rank_worst_case(pm, result.depth, alive, mode, rank or None, budget)
+        info["rank"] = {"checked": checked, "achieving": good}
+    if out:
+        save_tree(out, result.tree, pm.game, mode=mode, objective="worst-case",
+                  guesses=guesses or "default", answers=answers or "default", max_guesses=result.depth)
+    if json:
+        print_json(info)
+        return
+    claim = (f"the least, proven ({', '.join(map(str, result.refuted)) or 'nothing'} refuted)"
+             if result.proven_least else f"an upper bound (depths below {min_depth} not searched)")
+    console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
+                  f"{claim}, in {result.seconds:.1f} s, {result.nodes:,} nodes")
+    console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
+                  f"worst {summary.worst}, histogram {summary.histogram}")
+    if rank is not None:
+        console.print(f"first guesses achieving {result.depth} ({len(good):,} of {checked:,} checked): "
+                      + " ".join(good[:50]) + (" ..." if len(good) > 50 else ""))
+    if out:
+        console.print(f"tree written to {out}")
+
+
+@app.command()
+def absurdle(
+    play: Annotated[str, typer.Option("--play", help="Instead, play these guesses (comma separated) "
+                                      "against the replier.")] = "",
+    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 10,
+    budget: Budget = 2_000_000_000,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket."""
+    from ..worstcase import absurdle as solve_absurdle
+    from ..worstcase import absurdle_line
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if play:
+        words = [pm.game.parse_word(w, pm.guess_index) for w in play.split(",") if w.strip()]
+        line = absurdle_line(pm, words)
+        if json:
+            print_json([{"guess": w, "reply": pm.game.format_reply(r), "left": n} for w, r, n in line])
+            return
+        for w, r, n in line:
+            console.print(f"{w} {pm.game.format_reply(r)}  {n:,} left")
+        return
+    result = solve_absurdle(pm, None, max_depth, budget)
+    if json:
+        print_json(result.as_dict(pm.game))
+        return
+    console.print(f"Absurdle over {pm.shape[1]:,} answers with {pm.shape[0]:,} guesses: "
+                  f"{result.guesses} guesses always win, proven "
+                  f"({', '.join(map(str, result.refuted))} refuted) in {result.seconds:.1f} s")
+    console.print("winning line: " + ", ".join(f"{w} {pm.game.format_reply(r)}" for w, r in result.line))
+
+
+@app.command()
+def evil(
+    tree_file: Annotated[str | None, typer.Option("--tree", help="Play this tree (JSON).")] = None,
+    metric: Annotated[str, typer.Option("--metric", help="Else build a greedy tree minimizing this.")
+                      ] = "max",
+    mode: Annotated[str, typer.Option("--mode", help="normal | hard | consistent")] = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left (the seed uses 125).")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
+    (ties: the lowest reply, ..... first)."""
+    from ..adversary import evil_path, policy_metric
+    from ..games import make_game
+    from ..greedy import greedy_tree
+    from ..trees import load_tree
+
+    if tree_file:
+        tree, game_spec, _ = load_tree(tree_file)
+    else:
+        pm = load_matrix(game, length, colours, guesses, answers, backend)
+        tree, game_spec = greedy_tree(pm, policy_metric(metric), mode, free_max=free_max), pm.game
+    game_spec = game_spec or make_game(game, length, colours)
+    path = evil_path(tree, game_spec.solved)
+    if json:
+        print_json([{"guess": g, "reply": game_spec.format_reply(r)} for g, r in path])
+        return
+    for number, (g, r) in enumerate(path, 1):
+        console.print(f"{number}. {g} {game_spec.format_reply(r)}")
+    console.print(f"the Evil replier holds out for {len(path)} guesses")
+
+
+@app.command()
+def antiwordle(
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Antiwordle: consistent guesses that keep branches big (least entropy), as long a game as
+    possible."""
+    from ..adversary import antiwordle_tree
+    from ..trees import summarize
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    s = summarize(antiwordle_tree(pm))
+    if json:
+        print_json(s.as_dict())
+        return
+    console.print(f'first guess: "{s.first_guess}"')
+    console.print(f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
+                  f"best: {s.best}")
+    console.print(f"cumulative: {s.cumulative()}")
+
+
+@app.command()
+def policies(
+    metrics: Annotated[str, typer.Option("--metrics", help="Comma-separated greedy metrics.")]
+    = "entropy,splits,prune",
+    modes: Annotated[str, typer.Option("--modes", help="Comma-separated modes.")] = "normal,hard",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left.")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune) as greedy
+    trees: first guess, mean, worst and games over 6 per mode."""
+    from ..adversary import policy_table
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
+    if json:
+        print_json(rows)
+        return
+    table = Table(title=f"greedy policies over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses")
+    for name in ("metric", "mode", "first guess", "mean", "worst", "over 6"):
+        table.add_column(name, justify="left" if name in ("metric", "mode", "first guess") else "right")
+    for r in rows:
+        table.add_row(r["metric"], r["mode"], r["first_guess"], f"{r['mean']:.4f}", str(r["worst"]),
+                      str(r["over_6"]))
+    console.print(table)
+
+
+Mode = Annotated[str, typer.Option("--mode", help="normal | hard | consistent")]
+Prior = Annotated[str, typer.Option("--prior", help="uniform or frequency (needs wordfreq).")]
+STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
+
+
+def coloured(game, word: str, reply: int) -> str:
+    """Return rich markup showing a guess with its reply as coloured tiles (plain for non-squares)."""
+    squares = game.format_reply(reply)
+    if len(squares) != len(word) or set(squares) - set(STYLES):
+        return f"{word} {squares}"
+    return "".join(f"[{STYLES[s]}] {c} [/]" for c, s in zip(word, squares)) + f"  {squares}"
+
+
+def _show_advice(assistant, advice, limit: int) -> None:
+    pm = assistant.pm
+    if advice.method == "solved":
+        console.print(f"solved: {advice.remaining[0]}")
+        return
+    n = len(advice.remaining)
+    listing = ": " + " ".join(advice.remaining) if n <= limit else ""
+    console.print(f"{n:,} answer{'s' if n != 1 else ''} left{listing}")
+    console.print(f"best next guess: [bold]{advice.best}[/] ({advice.method})")
+    if advice.alternatives:
+        keys = [k for k in advice.alternatives[0] if k != "word"]
+        table = Table(title="alternatives", title_justify="left")
+        table.add_column("word")
+        for key in keys:
+            table.add_column(key.replace("_", " "), justify="right")
+        for alt in advice.alternatives:
+            table.add_row(alt["word"], *(str(alt[k]) for k in keys))
+        console.print(table)
+    del pm
+
+
+@app.command()
+def solve(
+    history: Annotated[str | None, typer.Option("--history", help="Moves played: GUESS:REPLY,... "
+                                                "(answer once and exit).")] = None,
+    mode: Mode = "normal",
+    metric: Annotated[str, typer.Option("--metric", help="Greedy metric for advice.")] = "entropy",
+    prior: Prior = "uniform",
+    top: Annotated[int, typer.Option("--top", help="Alternatives shown.")] = 5,
+    show: Annotated[int, typer.Option("--show", help="List the answers when at most N are left.")] = 20,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
+    the answers left and the best next guess. Commands: undo, help, quit."""
+    from ..assistant import Assistant, parse_turn
+    from ..errors import GpusolveError
+    from ..history import parse_history
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    assistant = Assistant(pm, mode, metric, prior, top)
+    if history is not None:
+        for word, reply in parse_history(pm, history):
+            assistant.play(word, reply)
+        advice = assistant.advice()
+        if json:
+            print_json(advice.as_dict())
+        else:
+            _show_advice(assistant, advice, show)
+        return
+    console.print(f"gpusolve assistant ({mode} mode, {pm.shape[1]:,} answers). Type GUESS REPLY "
+                  "(e.g. SALET .Y..G), 'undo', 'help' or 'quit'.")
+    _show_advice(assistant, assistant.advice(), show)
+    while True:
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            break
+        if not line:
+            continue
+        command = line.lower()
+        if command in ("quit", "exit", "q"):
+            break
+        if command == "help":
+            console.print("enter the guess you played and the reply: G green, Y yellow, . miss "
+                          "(or 2/1/0, or the emoji squares); 'undo' takes back the last move")
+            continue
+        try:
+            if command == "undo":
+                word, reply = assistant.undo()
+                console.print(f"undid {word} {pm.game.format_reply(reply)}")
+            else:
+                word, reply = parse_turn(pm, line)
+                assistant.play(word, reply)
+                console.print(coloured(pm.game, word, reply))
+            advice = assistant.advice()
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {e}", markup=True)
+            continue
+        _show_advice(assistant, advice, show)
+        if advice.method == "solved":
+            break
+
+
+@app.command()
+def analyze(
+    history: Annotated[str, typer.Argument(help="The moves of a game: GUESS:REPLY,...")],
+    show: Annotated[int, typer.Option("--show", help="Rank at most N remaining answers.")] = 30,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Judge a played game: per move the answers left, skill (expected answers left by the best
+    guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    from ..analysis import analyze_game, by_commonness
+    from ..history import parse_history
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    reports, alive = analyze_game(pm, parse_history(pm, history))
+    left = [pm.answers[a] for a in alive]
+    try:
+        ranked = by_commonness(left)
+        note = ""
+    except Exception as e:  # wordfreq missing: list order, said so
+        ranked, note = [(w, float("nan")) for w in left], f" (not ranked: {e})"
+    if json:
+        print_json({"moves": [r.as_dict(pm.game) for r in reports],
+                    "remaining": [{"word": w, "zipf": round(z, 3)} for w, z in ranked[:show]]})
+        return
+    table = Table(title="moves")
+    for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
+                 "best expected", "skill", "luck"):
+        table.add_column(name, justify="left" if name in ("guess", "reply", "best") else "right")
+    for r in reports:
+        table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
+                      f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
+                      f"{r.skill:.0%}", f"{r.luck:.0%}")
+    console.print(table)
+    console.print(f"{len(left):,} answers left, most common first{note}:")
+    for w, z in ranked[:show]:
+        console.print(f"  {w}  zipf {z:.2f}")
+
+
+@app.command("play-human")
+def play_human(
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for the hidden answer.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", help="Fix the hidden answer.")] = None,
+    evil_replier: Annotated[bool, typer.Option("--evil", help="Play Absurdle: no fixed answer; the "
+                                               "replier keeps the largest bucket.")] = False,
+    mode: Mode = "normal",
+    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed (not with --evil).")] = 6,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
+) -> None:
+    """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
+    import random
+
+    from ..errors import GpusolveError
+    from ..modes import check_mode, hard_mode_allows
+    from ..worstcase import absurdle_line
+
+    check_mode(mode)
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if answer is not None:
+        target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
+    else:
+        target = random.Random(seed).choice(pm.answers)
+    moves: list = []
+    played: list[str] = []
+    limit = None if evil_replier else max_guesses
+    rules = "Absurdle: no fixed answer" if evil_replier else f"{max_guesses} guesses"
+    console.print(f"guess the word ({rules}); 'quit' gives up")
+    while limit is None or len(moves) < limit:
+        try:
+            line = input(f"{len(moves) + 1}> ").strip()
+        except EOFError:
+            line = "quit"
+        if line.lower() in ("quit", "exit", "q"):
+            break
+        try:
+            word = pm.game.parse_word(line, pm.guess_index)
+            if mode == "hard" and not hard_mode_allows(pm.game, word, moves):
+                raise GpusolveError(f"{word} is not allowed in hard mode after the moves so far")
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {e}")
+            continue
+        played.append(word)
+        if evil_replier:
+            _, reply, left = absurdle_line(pm, played)[-1]
+        else:
+            reply, left = pm.game.reply(word, target), None
+        moves.append((word, reply))
+        console.print(coloured(pm.game, word, reply) + (f"  ({left:,} left)" if left is not None else ""))
+        if reply == pm.game.solved:
+            console.print(f"solved in {len(moves)}!")
+            return
+    if not evil_replier:
+        console.print(f"the answer was {target}")
+
+
+@app.command("prior-tree")
+def prior_tree_cmd(
+    prior: Prior = "frequency",
+    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+                      ] = "entropy",
+    mode: Annotated[str, typer.Option("--mode", help="normal or consistent")] = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+                                                 "N answers left.")] = None,
+    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
+    from ..prior import answer_weights, prior_tree, weighted_mean
+    from ..trees import save_tree, summarize
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    weights = answer_weights(pm, prior)
+    tree = prior_tree(pm, weights, metric, mode, free_max)
+    s = summarize(tree)
+    info = {**s.as_dict(), "prior": prior, "metric": metric, "mode": mode,
+            "mean_under_prior": round(weighted_mean(tree, pm, weights), 4)}
+    if out:
+        save_tree(out, tree, pm.game, mode=mode, metric=metric, prior=prior)
+    if json:
+        print_json(info)
+        return
+    console.print(f"first guess {s.first_guess}: mean {s.mean:.4f} (uniform), "
+                  f"{info['mean_under_prior']:.4f} under the {prior} prior; worst {s.worst}; "
+                  f"histogram {s.histogram}")
+
+
+@app.command("rank-prior")
+def rank_prior(
+    prior: Prior = "frequency",
+    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+                      ] = "entropy",
+    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
+    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Rank every guess with answers weighted by a prior (the weighted kernel)."""
+    from ..history import parse_history, remaining_answers
+    from ..prior import answer_weights, rank_weighted
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    alive = remaining_answers(pm, parse_history(pm, after))
+    ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
+    if json:
+        print_json([s.as_dict() for s in ranked])
+        return
+    table = Table(title=f"{pm.shape[0]:,} guesses over {len(alive):,} answers, {prior} prior, by {metric}")
+    for name in ("rank", "word", "entropy", "expected left", "max", "branches", "win chance"):
+        table.add_column(name, justify="left" if name == "word" else "right")
+    for i, s in enumerate(ranked, 1):
+        table.add_row(str(i), s.word, f"{s.entropy:.3f}", f"{s.expected:.2f}", str(s.max), str(s.branches),
+                      f"{s.solve:.3f}")
+    console.print(table)

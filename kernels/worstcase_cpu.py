@@ -1,0 +1,298 @@
+"""CPU kernels (numba) for adversaries: the minimax depth search and Absurdle's greedy replier.
+
+``codes`` is the pattern matrix (guess rows x answer columns), ``guesses`` the int32 guess rows
+that may be played, ``members`` int32 answer columns. A set of answers is keyed in the memos
+by the XOR of a random 64-bit word per answer column (``zobrist``), times a depth salt.
+
+* ``solvable(S, d)``: can every answer of S be found within d guesses whatever the replies
+  (a true adversary that may answer anything consistent)? Exact, with proven failures memoised.
+* ``absurdle_solvable(S, d)``: can the player win within d guesses against the Absurdle
+  replier, who keeps the largest bucket (ties: the lowest reply code; the solved reply only
+  when nothing else is left)?
+
+``budget[0]`` counts down the nodes a search may visit; at zero every search answers False
+and ``budget[1]`` is set to 1: the caller must then treat the results as unknown.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+_SALT = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def new_memo():
+    """Return an empty memo: set-and-depth key -> 1 (solvable) or 0 (proven not)."""
+    return Dict.empty(key_type=types.int64, value_type=types.int8)
+
+
+@njit(cache=True)
+def set_key(members, zobrist, depth):
+    """Return the memo key of an answer set at a depth."""
+    key = np.uint64(0)
+    for a in members:
+        key ^= zobrist[a]
+    return np.int64(key ^ (np.uint64(depth) * _SALT))
+
+
+@njit(cache=True)
+def splits_into_singletons(row, members, solved, stamp, seen):
+    """Return whether a guess (its matrix ``row``) gives every member a different reply.
+
+    ``seen`` is int64 scratch (one entry per reply) never holding ``stamp`` on entry.
+    """
+    ok = True
+    for a in members:
+        c = row[a]
+        if c == solved:
+            continue
+        if seen[c] == stamp:
+            ok = False
+            break
+        seen[c] = stamp
+    return ok
+
+
+@njit(cache=True)
+def buckets(row, members, n_patterns, solved):
+    """Return (order, starts): members grouped by reply, the solved reply left out, largest first."""
+    counts = np.zeros(n_patterns + 1, np.int64)
+    for a in members:
+        counts[row[a] + 1] += 1
+    counts[solved + 1] = 0
+    sizes = counts[1:].copy()
+    for p in range(n_patterns):
+        counts[p + 1] += counts[p]
+    n = counts[n_patterns]
+    order = np.empty(n, np.int32)
+    fill = counts[:n_patterns].copy()
+    for a in members:
+        c = row[a]
+        if c != solved:
+            order[fill[c]] = a
+            fill[c] += 1
+    by_size = np.argsort(-sizes, kind="mergesort")
+    groups = 0
+    for p in range(n_patterns):
+        groups += sizes[p] > 0
+    starts = np.empty(groups + 1, np.int64)
+    ends = np.empty(groups, np.int64)
+    out = np.empty(n, np.int32)
+    pos = 0
+    for i in range(groups):
+        p = by_size[i]
+        starts[i] = pos
+        out[pos:pos + sizes[p]] = order[counts[p]:counts[p] + sizes[p]]
+        pos += sizes[p]
+        ends[i] = pos
+    starts[groups] = pos
+    return out, starts
+
+
+@njit(cache=True)
+def _candidate_order(codes, guesses, members, n_patterns, solved, hist):
+    """Return the guesses that split ``members``, by (largest bucket, -branches), and their
+    largest buckets."""
+    ng = guesses.shape[0]
+    worst = np.empty(ng, np.int64)
+    score = np.empty(ng, np.int64)
+    n = members.shape[0]
+    for i in range(ng):
+        row = codes[guesses[i]]
+        biggest = 0
+        branches = 0
+        for a in members:
+            c = row[a]
+            hist[c] += 1
+        for a in members:
+            c = row[a]
+            h = hist[c]
+            if h:
+                if c != solved:
+                    biggest = max(biggest, h)
+                branches += 1
+                hist[c] = 0
+        worst[i] = biggest
+        useless = biggest == n
+        score[i] = (n + 1) * (n + 1) if useless else biggest * (n + 1) + (n - branches)
+    order = np.argsort(score, kind="mergesort")
+    keep = 0
+    for i in range(ng):
+        if score[order[i]] < (n + 1) * (n + 1):
+            keep += 1
+    return order[:keep], worst
+
+
+@njit(cache=True)
+def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
+             answer_rows):
+    """Return whether every answer of ``members`` can be found within ``depth`` guesses.
+
+    With ``consistent`` the guesses are the remaining answers themselves.
+    """
+    n = members.shape[0]
+    if n == 1:
+        return depth >= 1
+    if depth <= 1:
+        return False
+    if n == 2:
+        return True
+    if budget[0] <= 0:
+        budget[1] = 1
+        return False
+    budget[0] -= 1
+    key = set_key(members, zobrist, depth)
+    if key in memo:
+        return memo[key] == 1
+    pool = guesses
+    if consistent:
+        pool = np.empty(n, np.int32)
+        for i in range(n):
+            pool[i] = answer_rows[members[i]]
+    if depth == 2:
+        seen = np.zeros(n_patterns, np.int64)
+        found = False
+        for i in range(pool.shape[0]):
+            if splits_into_singletons(codes[pool[i]], members, solved, i + 1, seen):
+                found = True
+                break
+        if budget[1] == 0:
+            memo[key] = np.int8(1) if found else np.int8(0)
+        return found
+    hist = np.zeros(n_patterns, np.int64)
+    order, _ = _candidate_order(codes, pool, members, n_patterns, solved, hist)
+    found = False
+    for i in order:
+        row = codes[pool[i]]
+        parts, starts = buckets(row, members, n_patterns, solved)
+        ok = True
+        for b in range(starts.shape[0] - 1):
+            sub = parts[starts[b]:starts[b + 1]]
+            if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo, budget,
+                            consistent, answer_rows):
+                ok = False
+                break
+        if budget[1] != 0:
+            return False
+        if ok:
+            found = True
+            break
+    memo[key] = np.int8(1) if found else np.int8(0)
+    return found
+
+
+@njit(cache=True)
+def first_solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
+                        consistent, answer_rows):
+    """Return the guess row the search picks to solve ``members`` within ``depth``, or -1."""
+    n = members.shape[0]
+    pool = guesses
+    if consistent:
+        pool = np.empty(n, np.int32)
+        for i in range(n):
+            pool[i] = answer_rows[members[i]]
+    hist = np.zeros(n_patterns, np.int64)
+    order, _ = _candidate_order(codes, pool, members, n_patterns, solved, hist)
+    if n == 1:
+        return answer_rows[members[0]]
+    for i in order:
+        row = codes[pool[i]]
+        parts, starts = buckets(row, members, n_patterns, solved)
+        ok = True
+        for b in range(starts.shape[0] - 1):
+            sub = parts[starts[b]:starts[b + 1]]
+            if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo, budget,
+                            consistent, answer_rows):
+                ok = False
+                break
+        if budget[1] != 0:
+            return -1
+        if ok:
+            return pool[i]
+    return -1
+
+
+@njit(cache=True)
+def absurdle_reply(row, members, n_patterns, solved, hist):
+    """Return (reply, kept members): the replier keeps the largest bucket (ties: lowest reply;
+    the solved reply only when it is the only one)."""
+    for a in members:
+        hist[row[a]] += 1
+    best = -1
+    size = 0
+    for p in range(n_patterns):
+        if p != solved and hist[p] > size:
+            best = p
+            size = hist[p]
+    if best < 0:
+        best = solved
+        size = hist[solved]
+    for a in members:
+        hist[row[a]] = 0
+    kept = np.empty(size, np.int32)
+    j = 0
+    for a in members:
+        if row[a] == best:
+            kept[j] = a
+            j += 1
+    return best, kept
+
+
+@njit  # not cached: numba's disk cache of this recursion crashes on reload (numba 0.68)
+def absurdle_solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, line, at):
+    """Return whether the player can win within ``depth`` guesses against the Absurdle replier;
+    on success ``line[at:at + depth]`` holds guess rows of a win (-1 past its end)."""
+    n = members.shape[0]
+    if depth <= 0:
+        return False
+    if n == 1 and depth >= 1:
+        for g in range(guesses.shape[0]):
+            if codes[guesses[g], members[0]] == solved:
+                line[at] = guesses[g]
+                for j in range(at + 1, line.shape[0]):
+                    line[j] = -1
+                return True
+        return False
+    if depth == 1:
+        return False
+    if budget[0] <= 0:
+        budget[1] = 1
+        return False
+    budget[0] -= 1
+    key = set_key(members, zobrist, depth)
+    if key in memo and memo[key] == 0:
+        return False
+    hist = np.zeros(n_patterns, np.int64)
+    if depth == 2:
+        seen = np.zeros(n_patterns, np.int64)
+        for i in range(guesses.shape[0]):
+            if splits_into_singletons(codes[guesses[i]], members, solved, i + 1, seen):
+                reply, kept = absurdle_reply(codes[guesses[i]], members, n_patterns, solved, hist)
+                line[at] = guesses[i]
+                if reply == solved:
+                    for j in range(at + 1, line.shape[0]):
+                        line[j] = -1
+                    return True
+                absurdle_solvable(codes, guesses, kept, 1, n_patterns, solved, zobrist, memo, budget,
+                                  line, at + 1)
+                return True
+        if budget[1] == 0:
+            memo[key] = np.int8(0)
+        return False
+    order, _worst = _candidate_order(codes, guesses, members, n_patterns, solved, hist)
+    for i in order:
+        reply, kept = absurdle_reply(codes[guesses[i]], members, n_patterns, solved, hist)
+        line[at] = guesses[i]
+        if reply == solved:
+            for j in range(at + 1, line.shape[0]):
+                line[j] = -1
+            return True
+        if absurdle_solvable(codes, guesses, kept, depth - 1, n_patterns, solved, zobrist, memo, budget,
+                             line, at + 1):
+            return True
+        if budget[1] != 0:
+            return False
+    if budget[1] == 0:
+        memo[key] = np.int8(0)
+    return False

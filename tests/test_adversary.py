@@ -1,0 +1,227 @@
+"""Adversaries: the minimax depth search and Absurdle against brute force on tiny instances."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from gpusolve.cli import app
+from gpusolve.patterns import PatternMatrix
+from gpusolve.trees import scores
+from gpusolve.worstcase import absurdle, absurdle_line, rank_worst_case, worst_case
+
+
+def sub_matrix(pm: PatternMatrix, guess_words, answer_words) -> PatternMatrix:
+    rows = [pm.guess_index[w] for w in guess_words]
+    cols = [pm.answers.index(w) for w in answer_words]
+    codes = np.ascontiguousarray(pm.codes[np.ix_(rows, cols)])
+    return PatternMatrix(pm.game, tuple(guess_words), tuple(answer_words), codes, pm.backend)
+
+
+def brute_minimax(pm: PatternMatrix, consistent: bool = False) -> int:
+    """The least number of guesses that always suffices, by plain recursion over every guess."""
+    solved = pm.game.solved
+
+    @lru_cache(None)
+    def depth(s: frozenset) -> float:
+        if len(s) == 1:
+            return 1
+        best = float("inf")
+        pool = [pm.answer_rows[a] for a in s] if consistent else range(pm.shape[0])
+        for g in pool:
+            groups: dict[int, set] = {}
+            for a in s:
+                groups.setdefault(int(pm.codes[g, a]), set()).add(a)
+            rest = [frozenset(b) for r, b in groups.items() if r != solved]
+            if any(len(b) == len(s) for b in rest):
+                continue
+            best = min(best, 1 + max((depth(b) for b in rest), default=0))
+        return best
+
+    return depth(frozenset(range(pm.shape[1])))
+
+
+def brute_absurdle(pm: PatternMatrix) -> int:
+    """The fewest guesses that always beat the Absurdle replier (same tie rule), by recursion."""
+    solved = pm.game.solved
+
+    @lru_cache(None)
+    def fewest(s: frozenset, left: int) -> float:
+        if left == 0:
+            return float("inf")
+        best = float("inf")
+        for g in range(pm.shape[0]):
+            groups: dict[int, list] = {}
+            for a in s:
+                groups.setdefault(int(pm.codes[g, a]), []).append(a)
+            others = sorted((r for r in groups if r != solved), key=lambda r: (-len(groups[r]), r))
+            if not others:
+                return 1
+            kept = frozenset(groups[others[0]])
+            if kept != s:
+                best = min(best, 1 + fewest(kept, left - 1))
+        return best
+
+    return fewest(frozenset(range(pm.shape[1])), 8)
+
+
+@st.composite
+def tiny(draw):
+    n = draw(st.integers(2, 9))
+    answers = draw(st.lists(st.integers(0, 2308), min_size=n, max_size=n, unique=True))
+    extra = draw(st.lists(st.integers(0, 2308), min_size=0, max_size=6, unique=True))
+    return answers, extra
+
+
+def _tiny_pm(small_pm, inst):
+    answers, extra = inst
+    a_words = [small_pm.answers[i] for i in answers]
+    g_words = list(dict.fromkeys(a_words + [small_pm.answers[i] for i in extra]))
+    return sub_matrix(small_pm, g_words, a_words)
+
+
+def _check_tree(pm, tree, depth, consistent=False):
+    got = dict(scores(tree))
+    assert sorted(got) == sorted(pm.answers)
+    assert max(got.values()) == depth
+    for answer in got:  # replaying the tree finds each answer
+        node = tree
+        while not isinstance(node, str):
+            node = node.branches[pm.game.reply(node.guess, answer)]
+        assert node == answer
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny(), st.booleans())
+def test_worst_case_matches_brute_force(small_pm, inst, consistent):
+    pm = _tiny_pm(small_pm, inst)
+    mode = "consistent" if consistent else "normal"
+    result = worst_case(pm, mode=mode)
+    assert result.depth == brute_minimax(pm, consistent)
+    assert result.refuted == list(range(1, result.depth))
+    _check_tree(pm, result.tree, result.depth)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny())
+def test_absurdle_matches_brute_force(small_pm, inst):
+    pm = _tiny_pm(small_pm, inst)
+    result = absurdle(pm)
+    assert result.guesses == brute_absurdle(pm)
+    words = [w for w, _ in result.line]
+    played = absurdle_line(pm, words)
+    assert played[-1][1] == pm.game.solved and played[-1][2] == 1
+    assert len(words) == result.guesses
+
+
+def test_rank_worst_case_tiny(full_pm):
+    answers = ["BATCH", "CATCH", "HATCH", "LATCH", "MATCH", "PATCH", "WATCH"]
+    pm = sub_matrix(full_pm, [*answers, "CHOMP", "BLOWN", "WHELP", "CLAMP"], answers)
+    best = worst_case(pm)
+    good, checked = rank_worst_case(pm, best.depth)
+    assert good and checked >= len(good)
+    for word in pm.guesses:
+        fixed = worst_case(pm, start=word)
+        assert (fixed.depth == best.depth) == (word in good)
+
+
+def test_worst_case_with_start_counts_the_start(small_pm):
+    r = worst_case(small_pm, np.arange(30, dtype=np.int32), start="RAISE")
+    assert r.tree.guess == "RAISE" and max(n for _, n in scores(r.tree)) == r.depth
+
+
+def test_absurdle_reply_tie_rule(small_pm):
+    # a guess sharing no letter keeps everything under the all-miss reply
+    line = absurdle_line(small_pm, ["FUZZY"])
+    assert line[0][1] == 0 and line[0][2] == 1349  # seed 000: FUZZY leaves a branch of 1,349
+
+
+def test_hard_mode_refused(small_pm):
+    from gpusolve.errors import GpusolveError
+
+    with pytest.raises(GpusolveError):
+        worst_case(small_pm, mode="hard")
+
+
+@pytest.mark.slow
+def test_absurdle_seed_setting(small_pm):
+    """Guesses = answers = 2,309: Absurdle needs 4 guesses (3 refuted), proven."""
+    result = absurdle(small_pm)
+    assert result.guesses == 4 and result.refuted == [1, 2, 3]
+    assert absurdle_line(small_pm, [w for w, _ in result.line])[-1][2] == 1
+
+
+def test_cli_worst_case_and_absurdle():
+    runner = CliRunner()
+    words = "--answers", "tests/data/family.txt"
+    r = runner.invoke(app, ["worst-case", *words, "--guesses", "answers"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["worst-case", "--mode", "hard", *words])
+    assert r.exit_code == 2 and r.output.startswith("error: ")
+    r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
+    assert r.exit_code == 0 and '"fewest_guesses"' in r.output
+
+
+# ---- Evil Wordle, Antiwordle and the seed 004 policies (greedy trees) ----
+
+
+def test_evil_path_tie_rule():
+    from gpusolve.adversary import evil_path
+    from gpusolve.trees import Node
+
+    tree = Node("ABCDE", 4, {0: Node("FGHIJ", 2, {242: "FGHIJ", 1: "KLMNO"}),
+                             5: Node("PQRST", 2, {242: "PQRST", 2: "UVWXY"}), 242: "ABCDE"})
+    assert evil_path(tree, 242) == [("ABCDE", 0), ("FGHIJ", 1), ("KLMNO", 242)]
+
+
+@pytest.mark.slow
+def test_evil_wordle_seed_000(small_pm):
+    from gpusolve.adversary import evil_path
+    from gpusolve.greedy import greedy_tree
+
+    tree = greedy_tree(small_pm, "max", "normal", free_max=125)
+    path = [(g, small_pm.game.format_reply(r)) for g, r in evil_path(tree, small_pm.game.solved)]
+    assert path == [("ARISE", "....."), ("BLOND", "....."), ("DUMPY", ".YYY."), ("CHUMP", ".GGGG"),
+                    ("THUMP", "GGGGG")]
+
+
+def test_antiwordle_seed_000(small_pm):
+    from gpusolve.adversary import antiwordle_tree
+    from gpusolve.trees import summarize
+
+    s = summarize(antiwordle_tree(small_pm))
+    assert s.first_guess == "FUZZY" and round(s.mean, 2) == 5.75 and round(s.stdev, 2) == 1.61
+    assert s.worst == 11 and s.median == 6
+    assert s.cumulative() == "≤2:1%, ≤3:8%, ≤4:23%, ≤5:44%, ≤6:68%, ≤7:87%, ≤8:96%, ≤9:99%, ≤10:99.7%"
+
+
+def test_policies_splits_and_prune(small_pm):
+    from gpusolve.adversary import policy_table
+
+    rows = {(r["metric"], r["mode"]): r for r in policy_table(small_pm)}
+    assert rows["splits", "normal"]["first_guess"] == "TRACE"  # seed 004's MaxSplits start
+    assert rows["splits", "normal"]["mean"] == 3.4855 and rows["splits", "hard"]["mean"] == 3.563
+    assert rows["prune", "normal"]["mean"] == 3.5539 and rows["prune", "hard"]["mean"] == 3.6535
+    assert rows["entropy", "normal"]["mean"] == 3.524
+
+
+def test_cli_evil_and_antiwordle(tmp_path):
+    runner = CliRunner()
+    family = "tests/data/family.txt"
+    r = runner.invoke(app, ["evil", "--guesses", family, "--answers", family, "--json"])
+    assert r.exit_code == 0 and '"reply": "GGGGG"' in r.output
+    r = runner.invoke(app, ["evil", "--tree", str(tmp_path / "missing.json")])
+    assert r.exit_code == 2 and r.output.startswith("error: ")
+    r = runner.invoke(app, ["antiwordle", "--guesses", "answers"])
+    assert r.exit_code == 0 and 'first guess: "FUZZY"' in r.output
+
+
+def test_min_depth_gives_an_upper_bound():
+    r = CliRunner().invoke(app, ["worst-case", "--answers", "tests/data/family.txt", "--min-depth", "4",
+                                 "--json"])
+    assert r.exit_code == 0 and '"proven_least": false' in r.output and '"worst": 3' in r.output

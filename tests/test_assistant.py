@@ -1,0 +1,318 @@
+"""The assistant (solve), game analysis, play-human and the frequency prior."""
+
+from __future__ import annotations
+
+import math
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from gpusolve.kernels import prior_cpu as pk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from gpusolve.analysis import analyze_game, by_commonness
+from gpusolve.assistant import Assistant, parse_turn
+from gpusolve.cli import app
+from gpusolve.errors import GpusolveError
+from gpusolve.history import parse_history
+from gpusolve.prior import answer_weights, rank_weighted, weighted_table
+
+runner = CliRunner()
+
+# ---- the weighted kernel against a pure-Python oracle ----
+
+
+def oracle_weighted(game, guess, answers, weights):
+    groups: dict[int, list[float]] = {}
+    for a, w in zip(answers, weights):
+        groups.setdefault(game.reply(guess, a), []).append(w)
+    total = sum(weights)
+    entropy = -sum((sum(g) / total) * math.log2(sum(g) / total) for g in groups.values() if sum(g) > 0)
+    expected = sum(sum(g) / total * len(g) for g in groups.values())
+    solve = sum(groups.get(game.solved, [])) / total
+    return entropy, expected, max(map(len, groups.values())), len(groups), solve
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2308), min_size=1, max_size=30, unique=True),
+       st.lists(st.integers(0, 12971), min_size=1, max_size=5),
+       st.lists(st.floats(0.001, 5.0), min_size=30, max_size=30))
+def test_weighted_kernel_matches_oracle(full_pm, cols, rows, ws):
+    weights = np.zeros(full_pm.shape[1])
+    weights[cols] = ws[:len(cols)]
+    table = weighted_table(full_pm, weights, np.array(cols), np.array(rows))
+    for i, r in enumerate(rows):
+        want = oracle_weighted(full_pm.game, full_pm.guesses[r], [full_pm.answers[c] for c in cols],
+                               [weights[c] for c in cols])
+        got = table[i]
+        assert got[pk.W_ENTROPY] == pytest.approx(want[0], abs=1e-9)
+        assert got[pk.W_EXPECTED] == pytest.approx(want[1])
+        assert (got[pk.W_MAX], got[pk.W_BRANCHES]) == (want[2], want[3])
+        assert got[pk.W_SOLVE] == pytest.approx(want[4])
+
+
+def test_uniform_weights_agree_with_unweighted_metrics(full_pm):
+    from gpusolve.metrics import rank_guesses
+
+    w = answer_weights(full_pm, "uniform")
+    top = [s.word for s in rank_weighted(full_pm, "entropy", w)[:5]]
+    assert top == [s.word for s in rank_guesses(full_pm, "entropy")[:5]]
+
+
+def test_frequency_prior(full_pm):
+    w = answer_weights(full_pm, "frequency")
+    assert w.shape == (2309,) and np.all((w > 0) & (w < 1))
+    index = full_pm.answers.index
+    assert w[index("ABOUT")] > 0.99 and w[index("WOOER")] < 0.05
+    with pytest.raises(GpusolveError):
+        answer_weights(full_pm, "zipf")
+
+
+def test_missing_wordfreq_is_one_line(monkeypatch, full_pm):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_wordfreq(name, *args, **kwargs):
+        if name == "wordfreq":
+            raise ImportError("no wordfreq")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_wordfreq)
+    with pytest.raises(GpusolveError, match="pip install 'gpusolve\\[freq\\]'"):
+        answer_weights(full_pm, "frequency")
+
+
+# ---- the assistant as a library ----
+
+
+def test_parse_turn_syntaxes(full_pm):
+    for text in ("SALET .Y..G", "salet:.y..g", "SALET,01002", "SALET ⬜🟨⬜⬜🟩"):
+        assert parse_turn(full_pm, text) == ("SALET", full_pm.game.parse_reply(".Y..G"))
+    for bad in ("SALET", "SALET .Y..G extra", "QQQQQ .....", "SALET .Y..Q"):
+        with pytest.raises(GpusolveError):
+            parse_turn(full_pm, bad)
+
+
+def test_assistant_play_undo_and_refusals(full_pm):
+    a = Assistant(full_pm)
+    assert a.advice().best == "SOARE" or len(a.remaining()) == 2309
+    a.play("SALET", full_pm.game.parse_reply("....."))
+    assert len(a.remaining()) == 221
+    with pytest.raises(GpusolveError, match="impossible"):
+        a.play("TRICK", full_pm.game.parse_reply("G...."))
+    assert len(a.moves) == 1  # state kept
+    a.play("CRONY", full_pm.game.parse_reply(".Y..G"))
+    advice = a.advice()
+    assert advice.remaining == ["FURRY", "HURRY", "MURKY", "RUDDY", "RUGBY"]
+    assert advice.method.startswith("greedy") or advice.method.startswith("exact")
+    assert a.undo()[0] == "CRONY" and len(a.remaining()) == 221
+    a.undo()
+    with pytest.raises(GpusolveError, match="nothing to undo"):
+        a.undo()
+
+
+def test_assistant_hard_mode_and_small_positions(full_pm):
+    a = Assistant(full_pm, mode="hard")
+    a.play("CRANE", full_pm.game.parse_reply("G...."))
+    with pytest.raises(GpusolveError, match="hard mode"):
+        a.play("SALET", full_pm.game.parse_reply("....."))
+    advice = a.advice()
+    assert all(w.startswith("C") for w in [x["word"] for x in advice.alternatives])
+    b = Assistant(full_pm)
+    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G,RHOMB:Y....,"):
+        b.play(word, reply)
+    small = b.advice()
+    assert len(small.remaining) <= 2 and small.method == "exact"
+
+
+# ---- analysis ----
+
+
+def test_analyze_game(full_pm):
+    reports, left = analyze_game(full_pm, parse_history(full_pm, "SALET:.....,CRONY:.Y..G"))
+    assert [r.before for r in reports] == [2309, 221] and [r.after for r in reports] == [221, 5]
+    assert reports[0].best == "ROATE" and 0 < reports[0].skill <= 1 and 0 <= reports[0].luck <= 1
+    ranked = by_commonness([full_pm.answers[a] for a in left])
+    assert next(w for w, _ in ranked) == "RUGBY" and sorted(w for w, _ in ranked) == sorted(
+        ["FURRY", "HURRY", "MURKY", "RUDDY", "RUGBY"])
+
+
+# ---- command line through typer ----
+
+
+def test_cli_solve_history_and_errors():
+    r = runner.invoke(app, ["solve", "--history", "SALET:.....,CRONY:.Y..G", "--json"])
+    assert r.exit_code == 0 and '"remaining": 5' in r.output
+    r = runner.invoke(app, ["solve", "--history", "SALET:.....,TRICK:G...."])
+    assert r.exit_code == 2 and r.output.startswith("error: ") and "impossible" in r.output
+    r = runner.invoke(app, ["solve", "--history", "SALET"])
+    assert r.exit_code == 2 and r.output.startswith("error: malformed move")
+    r = runner.invoke(app, ["solve", "--prior", "zipf", "--history", ""])
+    assert r.exit_code == 2 and "unknown prior" in r.output
+
+
+def test_cli_solve_interactive_with_bad_input():
+    keys = "SALET .....\nfoo\nTRICK G....\nCRONY .Y..G\nundo\nCRONY .Y..G\nquit\n"
+    r = runner.invoke(app, ["solve", "--top", "2"], input=keys)
+    assert r.exit_code == 0
+    out = r.output
+    assert "221 answers left" in out and "expected a guess and its reply" in out
+    assert "impossible" in out and "undid CRONY .Y..G" in out
+    assert out.count("5 answers left: FURRY HURRY MURKY RUDDY RUGBY") == 2
+
+
+def test_cli_analyze_and_play_human():
+    r = runner.invoke(app, ["analyze", "SALET:.....,CRONY:.Y..G", "--json"])
+    assert r.exit_code == 0 and '"word": "RUGBY"' in r.output
+    r = runner.invoke(app, ["analyze", "SALET:.....,TRICK:G...."])
+    assert r.exit_code == 2 and r.output.startswith("error: ")
+    r = runner.invoke(app, ["play-human", "--answer", "CRONY"], input="SALET\nxyzzy\nCRONY\n")
+    assert r.exit_code == 0 and "not in the guess list" in r.output and "solved in 2!" in r.output
+    r = runner.invoke(app, ["play-human", "--seed", "3", "--max-guesses", "1"], input="SALET\n")
+    assert r.exit_code == 0 and "the answer was" in r.output
+    r = runner.invoke(app, ["play-human", "--evil"], input="SALET\nquit\n")
+    assert r.exit_code == 0 and "(221 left)" in r.output  # Absurdle keeps SALET's biggest bucket
+
+
+# ---- a real pseudo-terminal ----
+
+
+class Screen:
+    """A child process on a pseudo-terminal: send keys, read what it prints."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "gpusolve", *args], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.text = ""
+
+    def expect(self, pattern: str, timeout: float = 120.0) -> str:
+        end = time.monotonic() + timeout
+        while not re.search(pattern, self.plain()):
+            left = end - time.monotonic()
+            if left <= 0 or (self.proc.poll() is not None and not select.select([self.master], [], [], 0)[0]):
+                raise AssertionError(f"never saw {pattern!r}; screen:\n{self.plain()[-2000:]}")
+            if select.select([self.master], [], [], min(left, 0.5))[0]:
+                try:
+                    self.text += os.read(self.master, 65536).decode(errors="replace")
+                except OSError:
+                    break
+        return self.plain()
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def plain(self) -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.text)
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(timeout=60)
+        finally:
+            os.close(self.master)
+
+
+def test_solve_in_a_pseudo_terminal():
+    screen = Screen("solve", "--top", "2")
+    try:
+        screen.expect(r"2,309 answers left")
+        screen.expect(r"> ")
+        screen.send("SALET .....\r")
+        screen.expect(r"221 answers left")
+        screen.send("CRONY .Y..Q\r")
+        screen.expect(r"error:.*reply")
+        screen.send("TRICK G....\r")
+        screen.expect(r"impossible")
+        screen.send("CRONY .Y..G\r")
+        screen.expect(r"5 answers left: FURRY HURRY MURKY RUDDY RUGBY")
+        screen.send("undo\r")
+        screen.expect(r"undid CRONY")
+        screen.send("CRONY .Y..G\r")
+        screen.send("RUGBY GGGGG\r")
+        screen.expect(r"solved: RUGBY")
+        assert screen.close() == 0
+        assert "\x1b[" in screen.text  # coloured tiles on a terminal
+    finally:
+        if screen.proc.poll() is None:
+            screen.proc.kill()
+
+
+def test_prior_tree_is_a_valid_tree(small_pm):
+    from gpusolve.prior import prior_tree, weighted_mean
+    from gpusolve.trees import scores, summarize
+
+    cols = np.arange(0, 2309, 7, dtype=np.int32)
+    for prior in ("uniform", "frequency"):
+        w = answer_weights(small_pm, prior)
+        tree = prior_tree(small_pm, w, "entropy", "normal", answers=cols)
+        got = dict(scores(tree))
+        assert sorted(got) == sorted(small_pm.answers[c] for c in cols)
+        for answer in got:
+            node = tree
+            while not isinstance(node, str):
+                node = node.branches[small_pm.game.reply(node.guess, answer)]
+            assert node == answer
+        if prior == "uniform":
+            assert weighted_mean(tree, small_pm, w) == pytest.approx(summarize(tree).mean)
+    with pytest.raises(GpusolveError):
+        prior_tree(small_pm, w, mode="hard")
+
+
+def test_cli_prior_tree(tmp_path):
+    r = runner.invoke(app, ["prior-tree", "--guesses", "tests/data/family.txt", "--answers",
+                            "tests/data/family.txt", "--json", "--out", str(tmp_path / "t.json")])
+    assert r.exit_code == 0 and '"mean_under_prior"' in r.output and (tmp_path / "t.json").exists()
+
+
+def test_cli_rank_prior():
+    r = runner.invoke(app, ["rank-prior", "--top", "3", "--json"])
+    assert r.exit_code == 0 and r.output.count('"word"') == 3
+    r = runner.invoke(app, ["rank-prior", "--metric", "nonsense"])
+    assert r.exit_code == 2 and r.output.startswith("error: unknown metric")
+
+
+def test_exact_advice_through_optimal_when_installed(monkeypatch, full_pm):
+    """With a ``gpusolve.optimal`` present, small positions are solved exactly and said so."""
+    import types
+
+    import gpusolve
+
+    calls = []
+
+    def solve(pm, mode="normal", answers=None, moves=None, **kw):
+        calls.append((mode, len(answers), list(moves)))
+        return types.SimpleNamespace(first_guess="RUGBY", mean=2.2, tree=None)
+
+    fake = types.ModuleType("gpusolve.optimal")
+    fake.solve = solve
+    monkeypatch.setitem(sys.modules, "gpusolve.optimal", fake)
+    monkeypatch.setattr(gpusolve, "optimal", fake, raising=False)
+    a = Assistant(full_pm)
+    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
+        a.play(word, reply)
+    advice = a.advice()
+    assert advice.method.startswith("exact (gpusolve.optimal") and advice.best == "RUGBY"
+    assert calls == [("normal", 5, a.moves)]
+    a.undo()  # 221 answers: too many for the exact search, greedy again
+    assert a.advice().method.startswith("greedy")
+
+
+def test_exact_advice_with_the_real_optimal_search(full_pm):
+    pytest.importorskip("gpusolve.optimal")
+    a = Assistant(full_pm)
+    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
+        a.play(word, reply)
+    advice = a.advice()
+    assert advice.method == "exact (gpusolve.optimal: 2.000 more guesses on average)"
+    assert advice.best in ("RHOMB", "RHUMB")
