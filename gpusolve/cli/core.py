@@ -67,8 +67,18 @@ def rank(
     mode: runs.Mode = "normal", max_guesses: runs.MaxGuesses = 6, run_dir: runs.RunDir = None,
     scheduler: runs.Scheduler = None, workers: runs.Workers = None, batch: runs.Batch = None,
     output: runs.Output = None, quiet: Quiet = False, task: runs.Task = None,
+    prior: Annotated[str, typer.Option(
+        "--prior", help="uniform, or frequency: answers weighted by English word frequency "
+        "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Rank every allowed guess by a partition metric, or (--by tree) every start word by its greedy tree."""
+    if prior != "uniform":
+        if by != "guess" or worst:
+            raise GpusolveError("--prior goes with --by guess and no --worst")
+        from .variants import rank_prior
+
+        return rank_prior(prior=prior, metric=metric, top=top, after=after, game=game, length=length,
+                          colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
     if by == "tree" and (after or worst):
         raise GpusolveError("--by tree ranks first guesses: it takes neither --after nor --worst")
     if by == "tree":

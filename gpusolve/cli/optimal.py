@@ -29,6 +29,7 @@ from .app import (
     print_json,
 )
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
+from .variants import worst_case_cmd
 
 
 class _Display:
@@ -122,6 +123,9 @@ def optimal_tree(
         "(0: in this process) [default: the number of cores].")] = None,
     alternatives: Annotated[int, typer.Option(
         "--alternatives", help="Also prove the values of the K next-best guesses (--state: 4).")] = -1,
+    objective: Annotated[str, typer.Option(
+        "--objective", help="total (fewest guesses in all) or worst-case (fewest guesses that always "
+        "suffice against a look-ahead adversary).")] = "total",
     rank: Annotated[bool, typer.Option(
         "--rank", help="Rank many start words by exact total (resumable, on a Dask cluster).")] = False,
     words: Annotated[str | None, typer.Option(
@@ -138,6 +142,13 @@ def optimal_tree(
     json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
+    if objective == "worst-case":
+        return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
+                              start=start, mode=mode, after=state, max_depth=max_guesses, out=out,
+                              game=game, length=length, colours=colours, guesses=guesses, answers=answers,
+                              backend=backend, json=json)
+    if objective != "total":
+        raise GpusolveError(f"unknown objective {objective!r}: choose total or worst-case")
     if rank:
         if start or state:
             raise GpusolveError("--rank ranks start words: it takes no --start or --state")

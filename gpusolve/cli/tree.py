@@ -60,8 +60,17 @@ def tree(
     show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
     game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
+    prior: Annotated[str, typer.Option(
+        "--prior", help="uniform, or frequency: answers weighted by English word frequency "
+        "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Build the greedy guess tree: at every node the guess that minimizes the metric."""
+    if prior != "uniform":
+        from .variants import prior_tree_cmd
+
+        return prior_tree_cmd(prior=prior, metric=metric, mode=mode, free_max=free_max,
+                              out=str(out) if out else None, game=game, length=length, colours=colours,
+                              guesses=guesses, answers=answers, backend=backend, json=json)
     from ..greedy import greedy_tree
     from ..trees import plot_histogram, render, save_tree, summarize
 
@@ -140,14 +149,27 @@ def play(
     metric: Annotated[str | None, typer.Option(
         "--metric", help="Play by the greedy tree of this metric. [default: entropy]")] = None,
     random: Annotated[bool, typer.Option("--random", help="Guess a random remaining answer.")] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for --random and a random target.")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Seed for --random and a random target [default: 0; with --human: random].")] = None,
     target: Annotated[str | None, typer.Option("--target", help="The answer. [default: random]")] = None,
     all_answers: Annotated[bool, typer.Option("--all", help="Play every answer; print the report.")] = False,
+    human: Annotated[bool, typer.Option(
+        "--human", help="You guess the hidden answer (coloured replies).")] = False,
+    evil: Annotated[bool, typer.Option(
+        "--evil", help="You play Absurdle: no fixed answer, the replier keeps the largest bucket.")] = False,
     mode: Mode = "normal", free_max: FreeMax = None, free_min: FreeMin = FREE_MIN, start: Start = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
-    """Simulate games: a guesser (tree file, greedy metric, or random) against an answer."""
+    """Simulate games: a guesser (tree file, greedy metric, or random) against an answer; or play
+    yourself (--human, --evil)."""
+    if human or evil:
+        from .variants import play_human
+
+        return play_human(seed=seed, answer=target, evil_replier=evil, mode=mode, max_guesses=6, game=game,
+                          length=length, colours=colours, guesses=guesses, answers=answers,
+                          backend=backend)
+    seed = seed or 0
     import random as random_module
 
     from ..games import make_game

@@ -40,7 +40,7 @@ def preset(
     top: Annotated[int, typer.Option("--top", help="Show the N best means (with --search).")] = 10,
     max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed.")] = 6,
     show_bins: Annotated[int, typer.Option("--show-bins", help="List losing bins of at least N words.")] = 3,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Play preset words first whatever the replies, then any consistent word (seed 003)."""
@@ -92,7 +92,7 @@ def preset(
 Budget = Annotated[int, typer.Option("--budget", help="Nodes the search may visit before giving up.")]
 
 
-@app.command("worst-case")
+@app.command("worst-case", hidden=True)
 def worst_case_cmd(
     rank: Annotated[int | None, typer.Option(
         "--rank", help="Also check this many first guesses (best by largest bucket first; 0: all) "
@@ -105,7 +105,7 @@ def worst_case_cmd(
                                            "result is an upper bound, not proven least).")] = 1,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
     budget: Budget = 2_000_000_000,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
@@ -147,7 +147,7 @@ def absurdle(
                                       "against the replier.")] = "",
     max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 10,
     budget: Budget = 2_000_000_000,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket."""
@@ -182,7 +182,7 @@ def evil(
     mode: Annotated[str, typer.Option("--mode", help="normal | hard | consistent")] = "normal",
     free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
                                                  "N answers left (the seed uses 125).")] = None,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
@@ -209,7 +209,7 @@ def evil(
 
 @app.command()
 def antiwordle(
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Antiwordle: consistent guesses that keep branches big (least entropy), as long a game as
@@ -235,7 +235,7 @@ def policies(
     modes: Annotated[str, typer.Option("--modes", help="Comma-separated modes.")] = "normal,hard",
     free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
                                                  "N answers left.")] = None,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune) as greedy
@@ -299,7 +299,7 @@ def solve(
     prior: Prior = "uniform",
     top: Annotated[int, typer.Option("--top", help="Alternatives shown.")] = 5,
     show: Annotated[int, typer.Option("--show", help="List the answers when at most N are left.")] = 20,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
@@ -357,7 +357,7 @@ def solve(
 def analyze(
     history: Annotated[str, typer.Argument(help="The moves of a game: GUESS:REPLY,...")],
     show: Annotated[int, typer.Option("--show", help="Rank at most N remaining answers.")] = 30,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Judge a played game: per move the answers left, skill (expected answers left by the best
@@ -391,7 +391,7 @@ def analyze(
         console.print(f"  {w}  zipf {z:.2f}")
 
 
-@app.command("play-human")
+@app.command("play-human", hidden=True)
 def play_human(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the hidden answer.")] = None,
     answer: Annotated[str | None, typer.Option("--answer", help="Fix the hidden answer.")] = None,
@@ -399,7 +399,7 @@ def play_human(
                                                "replier keeps the largest bucket.")] = False,
     mode: Mode = "normal",
     max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed (not with --evil).")] = 6,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
 ) -> None:
     """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
@@ -448,7 +448,7 @@ def play_human(
         console.print(f"the answer was {target}")
 
 
-@app.command("prior-tree")
+@app.command("prior-tree", hidden=True)
 def prior_tree_cmd(
     prior: Prior = "frequency",
     metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
@@ -457,7 +457,7 @@ def prior_tree_cmd(
     free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
                                                  "N answers left.")] = None,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
@@ -480,14 +480,14 @@ def prior_tree_cmd(
                   f"histogram {s.histogram}")
 
 
-@app.command("rank-prior")
+@app.command("rank-prior", hidden=True)
 def rank_prior(
     prior: Prior = "frequency",
     metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
                       ] = "entropy",
     top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
     after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
-    game: Game = "wordle", length: Length = 5, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every guess with answers weighted by a prior (the weighted kernel)."""
