@@ -59,7 +59,9 @@ GREEDY_METRICS: dict[str, MetricRule] = {
     "expected_wins": MetricRule("sum", lambda k: -inverse_table(k), True,
                                 doc="largest sum of 1/n over branches besides the solved one"),
 }
-"""Metrics a greedy tree can minimize, by name."""
+GREEDY_METRICS |= {"splits": GREEDY_METRICS["branches"], "prune": GREEDY_METRICS["expectation"]}
+"""Metrics a greedy tree can minimize, by name (``splits`` and ``prune`` are seed 004's MaxSplits
+and MaxPrune policies: the same rules as ``branches`` and ``expectation``)."""
 
 
 def register_metric(name: str, rule: MetricRule) -> None:

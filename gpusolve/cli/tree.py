@@ -25,7 +25,7 @@ from .app import (
 
 FREE_MIN = 3  # gpusolve.greedy.FREE_MIN (numba is imported only when a command runs)
 METRIC_HELP = ("Metric minimized at every node: entropy, max, expectation, branches, guaranteed_wins, "
-               "expected_wins; prefix anti- to reverse it.")
+               "expected_wins, splits (= branches), prune (= expectation); prefix anti- to reverse it.")
 Metric = Annotated[str, typer.Option("--metric", help=METRIC_HELP)]
 Mode = Annotated[str, typer.Option("--mode", help="Guesses allowed: " + " | ".join(MODES))]
 FreeMax = Annotated[int | None, typer.Option(
