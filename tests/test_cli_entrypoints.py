@@ -54,3 +54,12 @@ def test_rank_and_tree_with_a_prior():
     assert json.loads(tree.output)["first_guess"]
     bad = runner.invoke(app, ["rank", "--prior", "frequency", "--by", "tree"])
     assert bad.exit_code == 2 and bad.output.startswith("error: --prior goes with --by guess")
+
+
+def test_optimal_tree_shows_its_tree_as_text():
+    result = runner.invoke(app, ["optimal-tree", "--answers", FAMILY, "--start", "CHAMP", "--show", "1",
+                                 "--quiet"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    root = next(i for i, line in enumerate(lines) if line.startswith("CHAMP "))
+    assert lines[root] == "CHAMP 15" and lines[root + 1].startswith("  ")

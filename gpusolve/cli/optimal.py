@@ -13,7 +13,7 @@ from ..errors import GpusolveError
 from ..history import parse_history
 from ..modes import MODES
 from ..optimal import DEFAULT_MEMO_MB, OptimalResult, solve
-from ..trees import save_tree
+from ..trees import render, save_tree
 from .app import (
     Answers,
     Backend,
@@ -116,6 +116,7 @@ def optimal_tree(
     mode: Annotated[str, typer.Option("--mode", help=", ".join(MODES))] = "normal",
     max_guesses: Annotated[int, typer.Option("--max-guesses", help="Every answer within N guesses.")] = 6,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree (JSON, gpusolve-tree/1).")] = None,
+    levels: Annotated[int, typer.Option("--show", help="Print the tree's first N levels as text.")] = 0,
     memo_mb: Annotated[int, typer.Option(
         "--memo-mb", help="Memo size in MiB (all workers).")] = DEFAULT_MEMO_MB,
     workers: Annotated[int | None, typer.Option(
@@ -183,5 +184,7 @@ def optimal_tree(
         print_json(data)
         return
     _print_result(result, bool(state))
+    if levels and result.tree is not None:
+        console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
     if out and result.tree is not None:
         console.print(f"tree written to {out}")
