@@ -9,6 +9,7 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -192,8 +193,9 @@ class Screen:
     def __init__(self, *args: str) -> None:
         self.master, slave = pty.openpty()
         env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+        # outside the checkout, as a user runs it: there `python -m` finds the installed package
         self.proc = subprocess.Popen([sys.executable, "-m", "gpusolve", *args], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env, close_fds=True)
+                                     stderr=slave, env=env, close_fds=True, cwd=tempfile.gettempdir())
         os.close(slave)
         self.text = ""
 
