@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 
 import numba
