@@ -29,7 +29,6 @@ from .app import (
     print_json,
 )
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
-from .variants import worst_case_cmd
 
 
 class _Display:
@@ -144,6 +143,8 @@ def optimal_tree(
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
     if objective == "worst-case":
+        from .variants import worst_case_cmd
+
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
                               start=start, mode=mode, after=state, max_depth=max_guesses, out=out,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
