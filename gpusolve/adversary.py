@@ -7,7 +7,8 @@
   (``anti-entropy`` in ``gpusolve.greedy``).
 * Policies ``splits`` (most branches: MaxSplits) and ``prune`` (fewest answers left on average,
   i.e. least sum of squared branch sizes: MaxPrune) are the greedy metrics ``branches`` and
-  ``expectation`` under seed 004's names (``POLICIES``).
+  ``expectation`` (``gpusolve.greedy`` takes the names ``splits`` and ``prune``; ``POLICIES`` maps
+  seed 004's own MaxInfo, MaxSplits and MaxPrune).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from .patterns import PatternMatrix
 from .trees import Node, Tree, summarize
 from .words import Word
 
-POLICIES = {"entropy": "entropy", "maxinfo": "entropy", "splits": "branches", "maxsplits": "branches",
-            "prune": "expectation", "maxprune": "expectation"}
-"""Seed 004's policy names -> the greedy metric that ranks guesses the same way."""
+POLICIES = {"maxinfo": "entropy", "maxsplits": "splits", "maxprune": "prune"}
+"""Seed 004's policy names -> the greedy metric of the same rule (``gpusolve.greedy`` knows
+``splits`` and ``prune`` itself)."""
 
 
 def policy_metric(name: str) -> str:

@@ -38,10 +38,6 @@ class PatternMatrix:
         """Return (number of guesses, number of answers)."""
         return self.codes.shape
 
-    def reply(self, guess: Word, answer: Word) -> int:
-        """Return the reply code for a guess and an answer, both by word."""
-        return int(self.codes[self.guess_index[guess], self.answers.index(answer)])
-
 
 def pattern_dtype(game: Game) -> np.dtype:
     """Return the smallest unsigned dtype holding every reply code of ``game``."""
