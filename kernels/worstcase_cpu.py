@@ -125,6 +125,17 @@ def _candidate_order(codes, guesses, members, n_patterns, solved, hist):
 
 
 @njit(cache=True)
+def guess_pool(guesses, members, consistent, answer_rows):
+    """Return the guess rows to try: all ``guesses``, or (``consistent``) the members' own rows."""
+    if not consistent:
+        return guesses
+    pool = np.empty(members.shape[0], np.int32)
+    for i in range(members.shape[0]):
+        pool[i] = answer_rows[members[i]]
+    return pool
+
+
+@njit(cache=True)
 def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
              answer_rows):
     """Return whether every answer of ``members`` can be found within ``depth`` guesses.
@@ -145,11 +156,7 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
     key = set_key(members, zobrist, depth)
     if key in memo:
         return memo[key] == 1
-    pool = guesses
-    if consistent:
-        pool = np.empty(n, np.int32)
-        for i in range(n):
-            pool[i] = answer_rows[members[i]]
+    pool = guess_pool(guesses, members, consistent, answer_rows)
     if depth == 2:
         seen = np.zeros(n_patterns, np.int64)
         found = False
@@ -187,11 +194,7 @@ def first_solving_guess(codes, guesses, members, depth, n_patterns, solved, zobr
                         consistent, answer_rows):
     """Return the guess row the search picks to solve ``members`` within ``depth``, or -1."""
     n = members.shape[0]
-    pool = guesses
-    if consistent:
-        pool = np.empty(n, np.int32)
-        for i in range(n):
-            pool[i] = answer_rows[members[i]]
+    pool = guess_pool(guesses, members, consistent, answer_rows)
     hist = np.zeros(n_patterns, np.int64)
     order, _ = _candidate_order(codes, pool, members, n_patterns, solved, hist)
     if n == 1:
