@@ -1,4 +1,5 @@
-"""Adversaries: the minimax depth search and Absurdle against brute force on tiny instances."""
+"""Adversaries: the minimax depth search against brute force on tiny instances; Evil Wordle,
+Antiwordle and the seed 004 policies."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 from gpusolve.cli import app
 from gpusolve.patterns import PatternMatrix
 from gpusolve.trees import scores
-from gpusolve.worstcase import absurdle, absurdle_line, rank_worst_case, worst_case
+from gpusolve.worstcase import rank_worst_case, worst_case
 
 
 def sub_matrix(pm: PatternMatrix, guess_words, answer_words) -> PatternMatrix:
@@ -44,30 +45,6 @@ def brute_minimax(pm: PatternMatrix, consistent: bool = False) -> int:
         return best
 
     return depth(frozenset(range(pm.shape[1])))
-
-
-def brute_absurdle(pm: PatternMatrix) -> int:
-    """The fewest guesses that always beat the Absurdle replier (same tie rule), by recursion."""
-    solved = pm.game.solved
-
-    @lru_cache(None)
-    def fewest(s: frozenset, left: int) -> float:
-        if left == 0:
-            return float("inf")
-        best = float("inf")
-        for g in range(pm.shape[0]):
-            groups: dict[int, list] = {}
-            for a in s:
-                groups.setdefault(int(pm.codes[g, a]), []).append(a)
-            others = sorted((r for r in groups if r != solved), key=lambda r: (-len(groups[r]), r))
-            if not others:
-                return 1
-            kept = frozenset(groups[others[0]])
-            if kept != s:
-                best = min(best, 1 + fewest(kept, left - 1))
-        return best
-
-    return fewest(frozenset(range(pm.shape[1])), 8)
 
 
 @st.composite
@@ -107,18 +84,6 @@ def test_worst_case_matches_brute_force(small_pm, inst, consistent):
     _check_tree(pm, result.tree, result.depth)
 
 
-@settings(max_examples=60, deadline=None)
-@given(tiny())
-def test_absurdle_matches_brute_force(small_pm, inst):
-    pm = _tiny_pm(small_pm, inst)
-    result = absurdle(pm)
-    assert result.guesses == brute_absurdle(pm)
-    words = [w for w, _ in result.line]
-    played = absurdle_line(pm, words)
-    assert played[-1][1] == pm.game.solved and played[-1][2] == 1
-    assert len(words) == result.guesses
-
-
 def test_rank_worst_case_tiny(full_pm):
     answers = ["BATCH", "CATCH", "HATCH", "LATCH", "MATCH", "PATCH", "WATCH"]
     pm = sub_matrix(full_pm, [*answers, "CHOMP", "BLOWN", "WHELP", "CLAMP"], answers)
@@ -135,12 +100,6 @@ def test_worst_case_with_start_counts_the_start(small_pm):
     assert r.tree.guess == "RAISE" and max(n for _, n in scores(r.tree)) == r.depth
 
 
-def test_absurdle_reply_tie_rule(small_pm):
-    # a guess sharing no letter keeps everything under the all-miss reply
-    line = absurdle_line(small_pm, ["FUZZY"])
-    assert line[0][1] == 0 and line[0][2] == 1349  # seed 000: FUZZY leaves a branch of 1,349
-
-
 def test_hard_mode_refused(small_pm):
     from gpusolve.errors import GpusolveError
 
@@ -148,23 +107,13 @@ def test_hard_mode_refused(small_pm):
         worst_case(small_pm, mode="hard")
 
 
-@pytest.mark.slow
-def test_absurdle_seed_setting(small_pm):
-    """Guesses = answers = 2,309: Absurdle needs 4 guesses (3 refuted), proven."""
-    result = absurdle(small_pm)
-    assert result.guesses == 4 and result.refuted == [1, 2, 3]
-    assert absurdle_line(small_pm, [w for w, _ in result.line])[-1][2] == 1
-
-
-def test_cli_worst_case_and_absurdle():
+def test_cli_worst_case():
     runner = CliRunner()
     words = "--answers", "tests/data/family.txt"
     r = runner.invoke(app, ["worst-case", *words, "--guesses", "answers"])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["worst-case", "--mode", "hard", *words])
     assert r.exit_code == 2 and r.output.startswith("error: ")
-    r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
-    assert r.exit_code == 0 and '"fewest_guesses"' in r.output
 
 
 # ---- Evil Wordle, Antiwordle and the seed 004 policies (greedy trees) ----

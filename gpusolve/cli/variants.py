@@ -151,8 +151,8 @@ def absurdle(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket."""
-    from ..worstcase import absurdle as solve_absurdle
-    from ..worstcase import absurdle_line
+    from ..absurdle import absurdle as solve_absurdle
+    from ..absurdle import absurdle_line
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     if play:
@@ -405,9 +405,9 @@ def play_human(
     """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
     import random
 
+    from ..absurdle import absurdle_line
     from ..errors import GpusolveError
     from ..modes import check_mode, hard_mode_allows
-    from ..worstcase import absurdle_line
 
     check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
