@@ -15,7 +15,16 @@ from .errors import GpusolveError
 from .kernels import absurdle_cpu as k
 from .patterns import PatternMatrix
 from .words import Word
-from .worstcase import DEFAULT_BUDGET, _search, answer_columns
+
+ZOBRIST_SEED = 20_220_310
+"""Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
+DEFAULT_BUDGET = 2_000_000_000
+"""Answer sets a search may examine before giving up (then nothing is claimed)."""
+
+
+def answer_columns(pm: PatternMatrix, answers: np.ndarray | None) -> np.ndarray:
+    """Return the answer columns to solve (default: all)."""
+    return np.arange(pm.shape[1], dtype=np.int32) if answers is None else np.asarray(answers, np.int32)
 
 
 @dataclass
@@ -26,6 +35,7 @@ class AbsurdleResult:
     line: list[tuple[Word, int]]
     refuted: list[int]
     seconds: float
+    nodes: int = 0
 
     def as_dict(self, game) -> dict:
         """Return the result as a JSON-ready dict."""
@@ -35,6 +45,7 @@ class AbsurdleResult:
             "depths_refuted": self.refuted,
             "line": [{"guess": g, "reply": game.format_reply(r)} for g, r in self.line],
             "seconds": round(self.seconds, 3),
+            "sets_searched": self.nodes,
         }
 
 
@@ -56,18 +67,160 @@ def absurdle(pm: PatternMatrix, answers: np.ndarray | None = None, max_depth: in
              budget: int = DEFAULT_BUDGET) -> AbsurdleResult:
     """Return the fewest guesses that always win against the Absurdle replier, proven."""
     t0 = time.perf_counter()
-    s = _search(pm, "normal", None, budget)
     members = answer_columns(pm, answers)
+    if not len(members):
+        raise GpusolveError("no answers to solve")
+    search = _Search(pm, budget)
     refuted = []
     for depth in range(1, max_depth + 1):
-        line = np.full(depth, -1, dtype=np.int32)
-        ok = k.absurdle_solvable(s.codes, s.guesses, members, depth, s.n_patterns, s.solved,
-                                 s.zobrist, s.memo, s.budget, line, 0)
-        s.check_budget()
-        if ok:
-            words = [pm.guesses[r] for r in line if r >= 0]
+        rows = search.reduce(members, depth - 1)
+        if rows is not None:
+            last = np.flatnonzero(pm.codes[:, _last_answer(pm, rows, members)] == pm.game.solved)
+            words = [pm.guesses[r] for r in [*rows, int(last[0])]]
             played = absurdle_line(pm, words, members)
             return AbsurdleResult(depth, [(w, r) for w, r, _ in played], refuted,
-                                  time.perf_counter() - t0)
+                                  time.perf_counter() - t0, search.nodes)
         refuted.append(depth)
     raise GpusolveError(f"no win within {max_depth} guesses against the Absurdle replier")
+
+
+def _last_answer(pm: PatternMatrix, rows: list[int], members: np.ndarray) -> int:
+    """Return the answer column left after playing guess ``rows`` against the replier."""
+    hist = np.zeros(pm.game.n_patterns, np.int64)
+    for r in rows:
+        _, members = k.absurdle_reply(np.ascontiguousarray(pm.codes[r]), members, pm.game.n_patterns,
+                                      pm.game.solved, hist)
+    return int(members[0])
+
+
+class _Search:
+    """Whether answer sets can be brought down to one answer in j guesses, with a memo of the
+    sets proven not to be (set key -> the most guesses proven not to suffice)."""
+
+    def __init__(self, pm: PatternMatrix, budget: int) -> None:
+        import numba
+
+        self.pm = pm
+        self.codes = np.ascontiguousarray(pm.codes)
+        self.guesses = np.arange(pm.shape[0], dtype=np.int32)
+        self.n_patterns = pm.game.n_patterns
+        self.solved = pm.game.solved
+        rng = np.random.default_rng(ZOBRIST_SEED)
+        self.zobrist = rng.integers(0, np.iinfo(np.uint64).max, pm.shape[1], dtype=np.uint64,
+                                    endpoint=True)
+        self.failed: dict[int, int] = {}
+        self.nodes = 0
+        self.budget = budget
+        self.threads = numba.get_num_threads()
+
+    def _tick(self, nodes: int = 1) -> None:
+        self.nodes += nodes
+        if self.nodes > self.budget:
+            raise GpusolveError("the search ran out of its node budget before proving a result; "
+                                "raise --budget")
+
+    def _on_gpu(self, answers: int) -> bool:
+        from .kernels import config
+
+        return self.pm.backend.name == "cuda" and answers >= config.ABSURDLE_GPU_MIN_ANSWERS
+
+    def scores(self, flat: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return int32 (kept size, kept reply, branches) [set, guess] for each set."""
+        shape = (len(starts) - 1, len(self.guesses))
+        if self._on_gpu(len(flat)):
+            return gpu_kept_scores(self.pm, self.guesses, flat, starts)
+        kept, reply, branches = (np.empty(shape, np.int32) for _ in range(3))
+        k.kept_scores(self.codes, self.guesses, flat, starts, self.n_patterns, self.solved, kept, reply,
+                      branches, self.threads)
+        return kept, reply, branches
+
+    def reducible2(self, flat: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        """Return (g2, g3) per set: guess positions bringing it to one answer, or (-1, -1)."""
+        found = np.empty((len(starts) - 1, 2), np.int64)
+        if self._on_gpu(len(flat)):
+            kept, reply, branches = self.scores(flat, starts)
+            k.reducible2_scored(self.codes, self.guesses, flat, starts, kept, reply, branches,
+                                self.zobrist, self.n_patterns, found, self.threads)
+        else:
+            k.reducible2(self.codes, self.guesses, flat, starts, self.zobrist, self.n_patterns,
+                         self.solved, found, self.threads)
+        return found
+
+    def key(self, members: np.ndarray) -> int:
+        return int(np.bitwise_xor.reduce(self.zobrist[members]).astype(np.int64))
+
+    def reduce(self, members: np.ndarray, j: int) -> list[int] | None:
+        """Return guess rows that always bring ``members`` down to one answer within ``j``
+        guesses (the smallest-kept-first line), or None when none do."""
+        n = len(members)
+        if n == 1:
+            return []
+        if j <= 0:
+            return None
+        key = self.key(members)
+        if self.failed.get(key, 0) >= j:
+            return None
+        self._tick()
+        one = np.array([0, n], np.int64)
+        if j == 2:
+            g2, g3 = self.reducible2(members, one)[0]
+            line = None if g2 < 0 else [int(g2)] + ([int(g3)] if g3 >= 0 else [])
+        else:
+            kept, reply, branches = (a[0] for a in self.scores(members, one))
+            line = self._reduce_by(members, j, kept, reply, branches)
+        if line is None:
+            self.failed[key] = max(self.failed.get(key, 0), j)
+        return line
+
+    def _reduce_by(self, members: np.ndarray, j: int, kept: np.ndarray, reply: np.ndarray,
+                   branches: np.ndarray) -> list[int] | None:
+        n = len(members)
+        limit = int(branches.max()) ** (j - 1)  # a subset reducible in j - 1 has at most B ** (j - 1)
+        picks = np.flatnonzero((kept < n) & (kept <= limit))
+        picks = picks[np.argsort(kept[picks], kind="stable")].astype(np.int64)
+        if not len(picks):
+            return None
+        if kept[picks[0]] == 1 or j == 1:
+            return [int(picks[0])] if kept[picks[0]] == 1 else None
+        flat, starts, keys = k.kept_sets(self.codes, self.guesses, members, picks,
+                                         reply.astype(np.int64), self.zobrist)
+        _, first = np.unique(keys, return_index=True)
+        todo = np.sort(first)
+        todo = np.array([c for c in todo if self.failed.get(int(keys[c]), 0) < j - 1], np.int64)
+        if j > 3:
+            for c in todo:
+                sub = self.reduce(flat[starts[c]:starts[c + 1]], j - 1)
+                if sub is not None:
+                    return [int(picks[c]), *sub]
+            return None
+        size = max(4, 2 * self.threads)
+        for lo in range(0, len(todo), size):
+            batch = todo[lo:lo + size]
+            size = min(2 * size, 1024)
+            parts = [flat[starts[c]:starts[c + 1]] for c in batch]
+            sub_starts = np.zeros(len(parts) + 1, np.int64)
+            np.cumsum([len(p) for p in parts], out=sub_starts[1:])
+            self._tick(len(parts))
+            found = self.reducible2(np.concatenate(parts), sub_starts)
+            for c, (g2, g3) in zip(batch, found):
+                if g2 >= 0:
+                    return [int(picks[c]), int(g2)] + ([int(g3)] if g3 >= 0 else [])
+                self.failed[int(keys[c])] = max(self.failed.get(int(keys[c]), 0), 2)
+        return None
+
+
+def gpu_kept_scores(pm: PatternMatrix, guesses: np.ndarray, flat: np.ndarray, starts: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return int32 (kept size, kept reply, branches) [set, guess], computed in one launch."""
+    from .kernels import absurdle_cuda, config
+
+    if pm.game.n_patterns > absurdle_cuda.MAX_PATTERNS:
+        raise GpusolveError(f"the CUDA backend handles at most {absurdle_cuda.MAX_PATTERNS} replies")
+    xp = pm.backend.xp
+    shape = (len(starts) - 1, len(guesses))
+    kept, reply, branches = (xp.empty(shape, np.int32) for _ in range(3))
+    blocks = max(1, min(shape[0] * shape[1], 65535))
+    absurdle_cuda.kept_scores[blocks, config.THREADS_PER_BLOCK](
+        pm.backend._on_device(pm.codes), xp.to_device(guesses), xp.to_device(flat),
+        xp.to_device(starts), pm.game.n_patterns, pm.game.solved, kept, reply, branches)
+    return xp.to_host(kept), xp.to_host(reply), xp.to_host(branches)

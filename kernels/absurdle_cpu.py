@@ -1,26 +1,31 @@
 """CPU kernels (numba) for Absurdle: the replier keeps the largest bucket of remaining answers.
 
 ``codes`` is the pattern matrix (guess rows x answer columns), ``guesses`` the int32 guess rows
-that may be played, ``members`` int32 answer columns.
+that may be played, ``members`` int32 answer columns. The replier keeps the largest bucket
+other than the solved reply (ties: the lowest reply code); the solved reply only when it is
+all that is left (the set is the guess itself). A set of answers is *reducible in j* when j
+guesses can always bring it down to one answer; the game then takes j + 1 guesses.
 
-* ``absurdle_solvable(S, d)``: can the player win within d guesses against the Absurdle
-  replier, who keeps the largest bucket (ties: the lowest reply code; the solved reply only
-  when nothing else is left)?
+Sound rules the search uses (each tested against brute force in ``tests/test_absurdle.py``):
 
-``budget[0]`` counts down the nodes a search may visit; at zero every search answers False
-and ``budget[1]`` is set to 1: the caller must then treat the results as unknown.
+* branches never grow on a subset: a guess gives at most as many distinct replies on a
+  subset K of S as on S. So with ``B(S)`` the most replies any guess gives on S, a subset
+  of S reducible in t guesses has at most ``B(S) ** t`` answers (each guess keeps at least
+  1 / branches of the set), and one guess can split K into singletons only with a guess
+  giving at least ``|K|`` replies on S.
+* the kept set of a guess is its largest bucket, so guesses are tried smallest kept first.
+
+Sets are keyed by the XOR of a random 64-bit word per answer column (``zobrist``).
 """
 
 import numpy as np
-from numba import njit
-
-from .worstcase_cpu import _candidate_order, set_key, splits_into_singletons
+from numba import njit, prange
 
 
 @njit(cache=True)
 def absurdle_reply(row, members, n_patterns, solved, hist):
     """Return (reply, kept members): the replier keeps the largest bucket (ties: lowest reply;
-    the solved reply only when it is the only one)."""
+    the solved reply only when it is the only one). ``hist`` is zeroed scratch, left zero."""
     for a in members:
         hist[row[a]] += 1
     best = -1
@@ -43,60 +48,269 @@ def absurdle_reply(row, members, n_patterns, solved, hist):
     return best, kept
 
 
-@njit  # not cached: numba's disk cache of this recursion crashes on reload (numba 0.68)
-def absurdle_solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, line, at):
-    """Return whether the player can win within ``depth`` guesses against the Absurdle replier;
-    on success ``line[at:at + depth]`` holds guess rows of a win (-1 past its end)."""
-    n = members.shape[0]
-    if depth <= 0:
-        return False
-    if n == 1 and depth >= 1:
-        for g in range(guesses.shape[0]):
-            if codes[guesses[g], members[0]] == solved:
-                line[at] = guesses[g]
-                for j in range(at + 1, line.shape[0]):
-                    line[j] = -1
-                return True
-        return False
-    if depth == 1:
-        return False
-    if budget[0] <= 0:
-        budget[1] = 1
-        return False
-    budget[0] -= 1
-    key = set_key(members, zobrist, depth)
-    if key in memo and memo[key] == 0:
-        return False
-    hist = np.zeros(n_patterns, np.int64)
-    if depth == 2:
+@njit(cache=True)
+def set_key(members, zobrist):
+    """Return the 64-bit key of an answer set (as int64)."""
+    key = np.uint64(0)
+    for a in members:
+        key ^= zobrist[a]
+    return np.int64(key)
+
+
+@njit(cache=True)
+def _score(row, members, lo, hi, n_patterns, solved, hist):
+    """Return (kept size, kept reply, branches) of one guess row over ``members[lo:hi]``.
+
+    ``hist`` is int32 scratch (4, n_patterns), all zero, left zero: four interleaved counts
+    (a run of one reply would otherwise wait on its own previous increment).
+    """
+    size = 0
+    reply = solved
+    branches = 0
+    if hi - lo < n_patterns:
+        for i in range(lo, hi):
+            hist[0, row[members[i]]] += 1
+        for i in range(lo, hi):
+            c = row[members[i]]
+            h = hist[0, c]
+            if h:
+                branches += 1
+                if c != solved and (h > size or (h == size and c < reply)):
+                    size = h
+                    reply = c
+                hist[0, c] = 0
+        return size, reply, branches
+    top = hi - (hi - lo) % 4
+    for i in range(lo, top, 4):
+        hist[0, row[members[i]]] += 1
+        hist[1, row[members[i + 1]]] += 1
+        hist[2, row[members[i + 2]]] += 1
+        hist[3, row[members[i + 3]]] += 1
+    for i in range(top, hi):
+        hist[0, row[members[i]]] += 1
+    for p in range(n_patterns):
+        h = hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p]
+        if h:
+            branches += 1
+            if p != solved and h > size:
+                size = h
+                reply = p
+            hist[0, p] = 0
+            hist[1, p] = 0
+            hist[2, p] = 0
+            hist[3, p] = 0
+    return size, reply, branches
+
+
+@njit(parallel=True, cache=True)
+def kept_scores(codes, guesses, flat, starts, n_patterns, solved, kept, reply, branches, threads):
+    """Fill ``[s, i]`` of ``kept`` / ``reply`` / ``branches`` with the size and reply of the
+    bucket the replier keeps, and the number of distinct replies, for guess ``guesses[i]`` over
+    set s = ``flat[starts[s]:starts[s + 1]]`` (kept 0 and the solved reply when the set is the
+    guess alone)."""
+    ng = guesses.shape[0]
+    total = (starts.shape[0] - 1) * ng
+    chunk = (total + threads - 1) // threads
+    for t in prange(threads):
+        hist = np.zeros((4, n_patterns), np.int32)
+        for job in range(t * chunk, min(total, (t + 1) * chunk)):
+            s = job // ng
+            i = job - s * ng
+            k, r, b = _score(codes[guesses[i]], flat, starts[s], starts[s + 1], n_patterns, solved,
+                             hist)
+            kept[s, i] = k
+            reply[s, i] = r
+            branches[s, i] = b
+
+
+@njit(cache=True)
+def kept_sets(codes, guesses, members, picks, reply, zobrist):
+    """Return (flat, starts, keys): the kept set of each guess ``guesses[picks[j]]`` (members
+    whose reply is ``reply[picks[j]]``), concatenated, and each set's key."""
+    total = 0
+    for j in range(picks.shape[0]):
+        row = codes[guesses[picks[j]]]
+        r = reply[picks[j]]
+        for a in members:
+            total += row[a] == r
+    flat = np.empty(total, np.int32)
+    starts = np.empty(picks.shape[0] + 1, np.int64)
+    keys = np.empty(picks.shape[0], np.int64)
+    pos = 0
+    for j in range(picks.shape[0]):
+        starts[j] = pos
+        row = codes[guesses[picks[j]]]
+        r = reply[picks[j]]
+        key = np.uint64(0)
+        for a in members:
+            if row[a] == r:
+                flat[pos] = a
+                key ^= zobrist[a]
+                pos += 1
+        keys[j] = np.int64(key)
+    starts[picks.shape[0]] = pos
+    return flat, starts, keys
+
+
+KILLERS = 16
+"""Pairs of answers remembered per set as the last ones no guess told apart (killer heuristic)."""
+
+
+@njit(cache=True)
+def _collision(row, sub, m, seen, who, stamp):
+    """Return the positions (i, j) of two members of ``sub[:m]`` a guess row gives the same
+    reply, or (-1, -1) when it tells all apart (``seen`` never holds ``stamp`` on entry)."""
+    for i in range(m):
+        c = row[sub[i]]
+        if seen[c] == stamp:
+            return who[c], i
+        seen[c] = stamp
+        who[c] = i
+    return -1, -1
+
+
+@njit(cache=True)
+def _split_apart_by(codes, guesses, order, branches, sub, m, seen, who, stamp, killers):
+    """Return (position in ``guesses`` of the first guess in ``order`` telling every member of
+    ``sub[:m]`` apart, or -1; the next free stamp). Only guesses with at least m branches over
+    a superset can (``order`` is by branches, most first). Pairs that collided recently are
+    tried first (``killers``, scratch (KILLERS, 2))."""
+    nk = 0
+    slot = 0
+    for q in range(order.shape[0]):
+        g = order[q]
+        if branches[g] < m:
+            break
+        row = codes[guesses[g]]
+        killed = False
+        for t in range(nk):
+            if row[sub[killers[t, 0]]] == row[sub[killers[t, 1]]]:
+                killed = True
+                if t > 0:
+                    a = killers[t - 1, 0]
+                    b = killers[t - 1, 1]
+                    killers[t - 1, 0] = killers[t, 0]
+                    killers[t - 1, 1] = killers[t, 1]
+                    killers[t, 0] = a
+                    killers[t, 1] = b
+                break
+        if killed:
+            continue
+        stamp += 1
+        i, j = _collision(row, sub, m, seen, who, stamp)
+        if i < 0:
+            return g, stamp
+        if nk < KILLERS:
+            t = nk
+            nk += 1
+        else:
+            t = KILLERS - 1 - slot
+            slot = (slot + 1) % (KILLERS // 2)
+        killers[t, 0] = i
+        killers[t, 1] = j
+    return -1, stamp
+
+
+@njit(cache=True)
+def _reducible2(codes, guesses, members, lo, hi, kept, reply, branches, zobrist, seen, who, stamp0,
+                killers):
+    """Return (g2, g3) positions in ``guesses`` reducing ``members[lo:hi]`` (at least two
+    answers) to one answer in two guesses, or (-1, -1), and the next free stamp; ``kept``,
+    ``reply`` and ``branches`` are the set's own scores, stamps in ``seen`` run from ``stamp0``."""
+    n = hi - lo
+    ng = guesses.shape[0]
+    most = 0
+    for i in range(ng):
+        most = max(most, branches[i])
+    stamp = stamp0
+    # the kept set must be told apart by one guess: at most ``most`` answers
+    cand = np.empty(ng, np.int64)
+    nc = 0
+    for i in range(ng):
+        if kept[i] < n and kept[i] <= most:
+            cand[nc] = kept[i] * ng + i
+            nc += 1
+    cand = np.sort(cand[:nc])
+    by_branches = np.argsort(-branches, kind="mergesort")
+    # the same kept set from several guesses is tried once (XOR keys, first guess kept)
+    keys = np.empty(nc, np.int64)
+    for c in range(nc):
+        i = cand[c] % ng
+        row = codes[guesses[i]]
+        r = reply[i]
+        key = np.uint64(0)
+        for q in range(lo, hi):
+            if row[members[q]] == r:
+                key ^= zobrist[members[q]]
+        keys[c] = np.int64(key)
+    by_key = np.argsort(keys, kind="mergesort")
+    repeat = np.zeros(nc, np.bool_)
+    for c in range(1, nc):
+        repeat[by_key[c]] = keys[by_key[c]] == keys[by_key[c - 1]]
+    sub = np.empty(n, np.int32)
+    for c in range(nc):
+        if repeat[c]:
+            continue
+        i = cand[c] % ng
+        size = kept[i]
+        if size <= 1:
+            return i, -1, stamp
+        row = codes[guesses[i]]
+        r = reply[i]
+        m = 0
+        for q in range(lo, hi):
+            a = members[q]
+            if row[a] == r:
+                sub[m] = a
+                m += 1
+        g3, stamp = _split_apart_by(codes, guesses, by_branches, branches, sub, m, seen, who, stamp,
+                                    killers)
+        if g3 >= 0:
+            return i, g3, stamp
+    return -1, -1, stamp
+
+
+@njit(parallel=True, cache=True)
+def reducible2(codes, guesses, flat, starts, zobrist, n_patterns, solved, found, threads):
+    """Fill ``found[s] = (g2, g3)``, positions in ``guesses`` that bring set s (at least two
+    answers) to one answer in two guesses, or (-1, -1) when none do (g3 = -1: g2 alone does)."""
+    ng = guesses.shape[0]
+    n_sets = starts.shape[0] - 1
+    for t in prange(threads):
+        hist = np.zeros((4, n_patterns), np.int32)
         seen = np.zeros(n_patterns, np.int64)
-        for i in range(guesses.shape[0]):
-            if splits_into_singletons(codes[guesses[i]], members, solved, i + 1, seen):
-                reply, kept = absurdle_reply(codes[guesses[i]], members, n_patterns, solved, hist)
-                line[at] = guesses[i]
-                if reply == solved:
-                    for j in range(at + 1, line.shape[0]):
-                        line[j] = -1
-                    return True
-                absurdle_solvable(codes, guesses, kept, 1, n_patterns, solved, zobrist, memo, budget,
-                                  line, at + 1)
-                return True
-        if budget[1] == 0:
-            memo[key] = np.int8(0)
-        return False
-    order, _worst = _candidate_order(codes, guesses, members, n_patterns, solved, hist)
-    for i in order:
-        reply, kept = absurdle_reply(codes[guesses[i]], members, n_patterns, solved, hist)
-        line[at] = guesses[i]
-        if reply == solved:
-            for j in range(at + 1, line.shape[0]):
-                line[j] = -1
-            return True
-        if absurdle_solvable(codes, guesses, kept, depth - 1, n_patterns, solved, zobrist, memo, budget,
-                             line, at + 1):
-            return True
-        if budget[1] != 0:
-            return False
-    if budget[1] == 0:
-        memo[key] = np.int8(0)
-    return False
+        who = np.zeros(n_patterns, np.int64)
+        killers = np.zeros((KILLERS, 2), np.int64)
+        kept = np.empty(ng, np.int64)
+        reply = np.empty(ng, np.int64)
+        branches = np.empty(ng, np.int64)
+        stamp = 0
+        for s in range(t, n_sets, threads):
+            lo = starts[s]
+            hi = starts[s + 1]
+            for i in range(ng):
+                k, r, b = _score(codes[guesses[i]], flat, lo, hi, n_patterns, solved, hist)
+                kept[i] = k
+                reply[i] = r
+                branches[i] = b
+            g2, g3, stamp = _reducible2(codes, guesses, flat, lo, hi, kept, reply, branches, zobrist,
+                                        seen, who, stamp, killers)
+            found[s, 0] = g2
+            found[s, 1] = g3
+
+
+@njit(parallel=True, cache=True)
+def reducible2_scored(codes, guesses, flat, starts, kept, reply, branches, zobrist, n_patterns, found,
+                      threads):
+    """``reducible2`` with each set's scores given (rows of ``kept``, ``reply``, ``branches``)."""
+    n_sets = starts.shape[0] - 1
+    for t in prange(threads):
+        seen = np.zeros(n_patterns, np.int64)
+        who = np.zeros(n_patterns, np.int64)
+        killers = np.zeros((KILLERS, 2), np.int64)
+        stamp = 0
+        for s in range(t, n_sets, threads):
+            g2, g3, stamp = _reducible2(codes, guesses, flat, starts[s], starts[s + 1], kept[s],
+                                        reply[s], branches[s], zobrist, seen, who, stamp, killers)
+            found[s, 0] = g2
+            found[s, 1] = g3

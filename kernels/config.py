@@ -13,3 +13,7 @@ so the sum is exact and independent of summation order (ties stay ties on every 
 OPTIMAL_GPU_MIN_ANSWERS = 256
 """The optimal-tree search computes the bounds of every guess on the GPU for sets of at least
 this many answers (one launch); smaller sets stay on the CPU."""
+
+ABSURDLE_GPU_MIN_ANSWERS = 256
+"""The Absurdle search scores every guess on the GPU (one launch per batch of sets) when the
+sets of a batch hold at least this many answers in all; smaller batches stay on the CPU."""

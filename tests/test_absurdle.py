@@ -3,15 +3,17 @@ figures for the bundled lists, and the command."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import numpy as np
 import pytest
+from gpusolve.kernels import absurdle_cpu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gpusolve.absurdle import absurdle, absurdle_line
+from gpusolve.absurdle import _Search, absurdle, absurdle_line
 from gpusolve.cli import app
 from gpusolve.patterns import PatternMatrix
 
@@ -74,6 +76,122 @@ def test_absurdle_matches_brute_force(small_pm, inst):
     assert len(words) == result.guesses
 
 
+CLUSTERS = ("ATCH", "IGHT", "OUND", "ASTE", "ILLY", "ACK", "ASH", "OKE", "ATE", "ING", "ER", "Y")
+
+
+def cluster_pm(small_pm, seed: int, n_answers: int, n_extra: int) -> PatternMatrix:
+    """A small matrix whose answers look alike (one suffix, a few strays): hard to split."""
+    rng = np.random.default_rng(seed)
+    suffix = CLUSTERS[seed % len(CLUSTERS)]
+    pool = [w for w in small_pm.answers if w.endswith(suffix)]
+    answers = list(rng.choice(pool, min(n_answers, len(pool)), replace=False))
+    answers += [w for w in rng.choice(small_pm.answers, seed % 3) if w not in answers]
+    extra = rng.choice(small_pm.answers, n_extra, replace=False)
+    guesses = list(dict.fromkeys(answers + list(extra)))
+    return sub_matrix(small_pm, guesses, answers)
+
+
+def kept_by_rule(pm: PatternMatrix, members, g: int) -> tuple[frozenset, int]:
+    """The bucket the replier keeps (largest non-solved, lowest reply on ties) and its reply."""
+    groups: dict[int, list] = {}
+    for a in members:
+        groups.setdefault(int(pm.codes[g, a]), []).append(a)
+    others = sorted((r for r in groups if r != pm.game.solved), key=lambda r: (-len(groups[r]), r))
+    reply = others[0] if others else pm.game.solved
+    return frozenset(groups[reply]), reply
+
+
+def brute_reductions(pm: PatternMatrix):
+    """Return f(S, j): can j guesses always bring S down to one answer (plain recursion)."""
+
+    @lru_cache(None)
+    def f(s: frozenset, j: int) -> bool:
+        if len(s) == 1:
+            return True
+        if j == 0:
+            return False
+        return any(kept != s and f(kept, j - 1)
+                   for kept, _ in (kept_by_rule(pm, s, g) for g in range(pm.shape[0])))
+
+    return f
+
+
+def _plays_down(pm: PatternMatrix, members, rows) -> bool:
+    words = [pm.guesses[r] for r in rows]
+    return not words or absurdle_line(pm, words, members)[-1][2] == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(4, 16), st.integers(0, 25))
+def test_reduce_matches_brute_force(small_pm, seed, n_answers, n_extra):
+    """Every pruning rule of the search (branch bound, size bound, memo, dedup) is exact."""
+    pm = cluster_pm(small_pm, seed, n_answers, n_extra)
+    brute = brute_reductions(pm)
+    rng = np.random.default_rng(seed)
+    sets = [np.arange(pm.shape[1], dtype=np.int32)]
+    sets += [np.sort(rng.choice(pm.shape[1], max(1, pm.shape[1] // 2), replace=False)).astype(np.int32)]
+    shared = _Search(pm, 10**9)
+    for members in sets:
+        for j in range(5):
+            for search in (shared, _Search(pm, 10**9)):
+                rows = search.reduce(members, j)
+                assert (rows is not None) == brute(frozenset(members.tolist()), j)
+                if rows is not None:
+                    assert len(rows) <= j and _plays_down(pm, members, rows)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 16), st.integers(0, 25))
+def test_two_guess_kernels_match_brute_force(small_pm, seed, n_answers, n_extra):
+    """``reducible2`` (scoring itself or given scores) and ``kept_scores`` against the rule."""
+    pm = cluster_pm(small_pm, seed, n_answers, n_extra)
+    brute = brute_reductions(pm)
+    rng = np.random.default_rng(seed)
+    parts = [np.arange(pm.shape[1], dtype=np.int32)]
+    parts += [np.sort(rng.choice(pm.shape[1], rng.integers(2, pm.shape[1] + 1), replace=False))
+              .astype(np.int32) for _ in range(3)]
+    flat = np.concatenate(parts)
+    starts = np.zeros(len(parts) + 1, np.int64)
+    np.cumsum([len(p) for p in parts], out=starts[1:])
+    s = _Search(pm, 10**9)
+    kept, reply, branches = s.scores(flat, starts)
+    for i, members in enumerate(parts):
+        for g in range(pm.shape[0]):
+            want, r = kept_by_rule(pm, members.tolist(), g)
+            assert (kept[i, g], reply[i, g]) == ((0 if r == pm.game.solved else len(want)), r)
+            assert branches[i, g] == len({int(pm.codes[g, a]) for a in members})
+    for found in (s.reducible2(flat, starts), _scored(s, flat, starts, kept, reply, branches)):
+        for (g2, g3), members in zip(found, parts):
+            assert (g2 >= 0) == brute(frozenset(members.tolist()), 2)
+            if g2 >= 0:
+                assert _plays_down(pm, members, [g2] + ([g3] if g3 >= 0 else []))
+
+
+def _scored(s, flat, starts, kept, reply, branches):
+    found = np.empty((len(starts) - 1, 2), np.int64)
+    absurdle_cpu.reducible2_scored(s.codes, s.guesses, flat, starts, kept, reply, branches, s.zobrist,
+                                   s.n_patterns, found, 1)
+    return found
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 16), st.integers(0, 25))
+def test_branch_bounds_are_sound(small_pm, seed, n_answers, n_extra):
+    """A guess gives no more replies on a subset; a kept set needing t guesses has at most
+    B(S) ** t answers, with B(S) the most replies any guess gives on the whole set."""
+    pm = cluster_pm(small_pm, seed, n_answers, n_extra)
+    brute = brute_reductions(pm)
+    whole = list(range(pm.shape[1]))
+    most = max(len({int(pm.codes[g, a]) for a in whole}) for g in range(pm.shape[0]))
+    for g in range(pm.shape[0]):
+        kept, _ = kept_by_rule(pm, whole, g)
+        for h in range(pm.shape[0]):
+            assert len({int(pm.codes[h, a]) for a in kept}) <= len({int(pm.codes[h, a]) for a in whole})
+        t = next((t for t in range(6) if brute(kept, t)), None)
+        if t is not None:
+            assert len(kept) <= most ** t
+
+
 def test_absurdle_reply_tie_rule(small_pm):
     # a guess sharing no letter keeps everything under the all-miss reply
     line = absurdle_line(small_pm, ["FUZZY"])
@@ -93,3 +211,59 @@ def test_cli_absurdle():
     words = "--answers", "tests/data/family.txt"
     r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
     assert r.exit_code == 0 and '"fewest_guesses"' in r.output
+
+
+@pytest.mark.cuda
+def test_kept_scores_cuda_equals_cpu(small_pm, monkeypatch):
+    from gpusolve.kernels import config
+
+    from gpusolve.absurdle import gpu_kept_scores
+    from gpusolve.backend import CudaBackend
+
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    pm = cluster_pm(small_pm, 11, 8, 4)
+    s = _Search(pm, 10**9)
+    parts = [np.arange(pm.shape[1], dtype=np.int32), np.array([0], np.int32), np.array([1, 3], np.int32)]
+    flat = np.concatenate(parts)
+    starts = np.array([0, pm.shape[1], pm.shape[1] + 1, len(flat)], np.int64)
+    cpu = s.scores(flat, starts)
+    pm.backend = CudaBackend()
+    gpu = gpu_kept_scores(pm, s.guesses, flat, starts)
+    assert [a.tolist() for a in gpu] == [a.tolist() for a in cpu]
+
+
+@pytest.mark.cuda
+def test_absurdle_cuda_search_equals_cpu(small_pm, monkeypatch):
+    """The search scoring every set on the GPU gives the same result, line included."""
+    from gpusolve.kernels import config
+
+    from gpusolve.backend import CudaBackend
+
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "ABSURDLE_GPU_MIN_ANSWERS", 1)
+    pm = cluster_pm(small_pm, 5, 5, 1)
+    cpu = absurdle(pm)
+    pm.backend = CudaBackend()
+    gpu = absurdle(pm)
+    assert (gpu.guesses, gpu.line, gpu.refuted) == (cpu.guesses, cpu.line, cpu.refuted)
+
+
+@pytest.mark.cuda
+def test_absurdle_cli_cuda_equals_cpu(monkeypatch, tmp_path):
+    """``gpusolve absurdle --backend cuda`` prints what the CPU backend prints (simulator)."""
+    from gpusolve.kernels import config
+
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "ABSURDLE_GPU_MIN_ANSWERS", 6)  # the whole set's scores only
+    answers = tmp_path / "answers.txt"
+    answers.write_text("BATCH CATCH HATCH LATCH MATCH PATCH".replace(" ", "\n"))
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("BATCH CATCH HATCH LATCH MATCH PATCH CHOMP BLOWN".replace(" ", "\n"))
+    runner = CliRunner()
+    out = {}
+    for backend in ("cpu", "cuda"):
+        r = runner.invoke(app, ["absurdle", "--guesses", str(guesses), "--answers", str(answers), "--json",
+                                "--backend", backend])
+        assert r.exit_code == 0, r.output
+        out[backend] = {k: v for k, v in json.loads(r.output).items() if k != "seconds"}
+    assert out["cpu"] == out["cuda"] and out["cpu"]["fewest_guesses"] == 3
