@@ -223,8 +223,11 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     bounds = np.empty(len(sets))
     wins = np.empty(len(sets), dtype=np.bool_)
     biggest = np.empty(len(sets), dtype=np.int32)
-    k.set_bounds(sq.codes, sq.square, sets, sq.answer_rows, sq.n_patterns,
-                 max_guesses - n_words, bounds, wins, biggest, threads)
+    if pm.backend.name == "cuda" and len(sets):
+        bounds, wins, biggest = gpu_set_bounds(pm, sq, sets, max_guesses - n_words)
+    else:
+        k.set_bounds(sq.codes, sq.square, sets, sq.answer_rows, sq.n_patterns,
+                     max_guesses - n_words, bounds, wins, biggest, threads)
     n = len(pm.answers)
     exact: dict[int, float] = {}
 
@@ -261,3 +264,31 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
         evaluated_exactly=len(exact),
         seconds=time.perf_counter() - start,
     )
+
+
+def gpu_set_bounds(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (lower bound on the total score, always wins, largest bin) of every preset set
+    (rows of ``sets``), one GPU thread per set: the numbers ``presets_cpu.set_bounds`` gives."""
+    from .kernels import config, preset_bounds, presets_cuda
+
+    n = len(pm.answers)
+    if pm.game.n_patterns ** sets.shape[1] * n >= 2**62:
+        raise GpusolveError("too many preset words for the GPU's bin keys; use --backend cpu")
+    if more > preset_bounds.MAX_LEVELS + 1:
+        raise GpusolveError(f"the GPU preset kernel handles at most {preset_bounds.MAX_LEVELS + 1} "
+                            "guesses after the presets; use --backend cpu")
+    xp = pm.backend.xp
+    tpb = config.THREADS_PER_BLOCK
+    blocks = max(1, min(-(-len(sets) // tpb), -(-config.PRESET_GPU_THREADS // tpb)))
+    threads = blocks * tpb
+    keys = xp.empty((threads, n), np.int64)
+    buf = xp.empty((threads, max(1, more) * n), np.int32)
+    seen = xp.empty((threads, pm.game.n_patterns), np.int64)
+    bounds = xp.empty(len(sets), np.float64)
+    wins = xp.empty(len(sets), np.uint8)
+    biggest = xp.empty(len(sets), np.int32)
+    presets_cuda.set_bounds[blocks, tpb](
+        pm.backend._on_device(sq.codes), xp.to_device(sq.square), xp.to_device(sets),
+        xp.to_device(sq.answer_rows), pm.game.n_patterns, more, keys, buf, seen, bounds, wins, biggest)
+    return xp.to_host(bounds), xp.to_host(wins).astype(np.bool_), xp.to_host(biggest)

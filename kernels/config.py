@@ -17,3 +17,7 @@ this many answers (one launch); smaller sets stay on the CPU."""
 ABSURDLE_GPU_MIN_ANSWERS = 256
 """The Absurdle search scores every guess on the GPU (one launch per batch of sets) when the
 sets of a batch hold at least this many answers in all; smaller batches stay on the CPU."""
+
+PRESET_GPU_THREADS = 16384
+"""GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
+one pass over the answers (about (8 + 4 * guesses left) bytes per answer)."""

@@ -11,6 +11,8 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
+from . import preset_bounds
+
 _FLOATS = types.float64[::1]
 
 
@@ -295,3 +297,25 @@ def disjoint_sets(masks, k):
         depth += 1
         stack[depth] = i + 1
     return out[:count].copy()
+
+
+set_bounds_of = njit(cache=True)(preset_bounds.set_bounds_of)
+
+
+@njit(parallel=True, cache=True)
+def set_bounds_flat(codes, square, sets, answer_rows, n_patterns, more, bounds, wins, biggest, threads):
+    """``set_bounds`` through the allocation-free rule the CUDA kernel shares
+    (``preset_bounds.set_bounds_of``): the same numbers."""
+    n = answer_rows.shape[0]
+    n_sets = sets.shape[0]
+    for t in prange(threads):
+        keys = np.empty(n, np.int64)
+        buf = np.empty(max(1, more) * n, np.int32)
+        seen = np.zeros(n_patterns, np.int64)
+        frames = np.empty((preset_bounds.MAX_LEVELS, 6), np.int64)
+        for s in range(t, n_sets, threads):
+            b, w, m = set_bounds_of(codes, square, sets, s, answer_rows, n_patterns, more, keys, buf, seen,
+                                    frames)
+            bounds[s] = b
+            wins[s] = w
+            biggest[s] = m

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -192,3 +193,75 @@ def test_cli_preset_and_errors():
                 ["preset", "--search", "--words", "9"]):
         r = runner.invoke(app, bad)
         assert r.exit_code == 2 and r.output.startswith("error: ") and r.output.count("\n") == 1
+
+
+# ---- the allocation-free first pass shared with the CUDA kernel ----
+
+SUFFIXES = ("ATCH", "IGHT", "OUND", "ASTE", "ILLY", "ACK", "ASH", "OKE", "ATE", "ING", "ER", "Y")
+
+
+def _alike_instance(small_pm, seed: int, n_answers: int):
+    """Answers that look alike (hard to tell apart), guesses = answers + strays, random sets."""
+    rng = np.random.default_rng(seed)
+    pool = [w for w in small_pm.answers if w.endswith(SUFFIXES[seed % len(SUFFIXES)])]
+    answers = sorted(rng.choice(pool, min(n_answers, len(pool)), replace=False))
+    guesses = list(dict.fromkeys(answers + list(rng.choice(small_pm.answers, 8, replace=False))))
+    pm = sub_matrix(small_pm, guesses, answers)
+    n_words = int(rng.integers(1, 4))
+    sets = np.array([rng.choice(len(guesses), n_words, replace=False) for _ in range(12)], np.int32)
+    return pm, sets
+
+
+def _first_pass(fn, pm, sets, more):
+    square = np.ascontiguousarray(pm.codes[pm.answer_rows])
+    out = np.empty(len(sets)), np.empty(len(sets), np.bool_), np.empty(len(sets), np.int32)
+    fn(np.ascontiguousarray(pm.codes), square, sets, pm.answer_rows, pm.game.n_patterns, more, *out, 2)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 30), st.integers(0, 5))
+def test_flat_first_pass_equals_set_bounds_and_oracle(small_pm, seed, n_answers, more):
+    pm, sets = _alike_instance(small_pm, seed, n_answers)
+    want = _first_pass(k.set_bounds, pm, sets, more)
+    got = _first_pass(k.set_bounds_flat, pm, sets, more)
+    assert [a.tolist() for a in got] == [a.tolist() for a in want]  # bit for bit
+    for s, row in enumerate(sets):
+        presets = [pm.guesses[r] for r in row]
+        bins = oracle_bins(pm.game, presets, list(pm.answers))
+        assert got[1][s] == oracle_always_wins(pm.game, presets, more, list(pm.answers))
+        assert got[2][s] == max(map(len, bins), default=0)
+
+
+@pytest.mark.cuda
+def test_first_pass_cuda_equals_cpu(small_pm, monkeypatch):
+    from gpusolve.kernels import config
+
+    from gpusolve.backend import CudaBackend
+    from gpusolve.presets import _Square, gpu_set_bounds
+
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)  # fewer threads than sets: grid-stride
+    for seed, more in ((3, 2), (16, 3), (29, 4)):
+        pm, sets = _alike_instance(small_pm, seed, 12)
+        cpu = _first_pass(k.set_bounds, pm, sets, more)
+        pm.backend = CudaBackend()
+        gpu = gpu_set_bounds(pm, _Square(pm), sets, more)
+        assert [a.tolist() for a in gpu] == [a.tolist() for a in cpu]
+
+
+@pytest.mark.cuda
+def test_cli_preset_search_cuda_equals_cpu(monkeypatch, tmp_path):
+    from gpusolve.kernels import config
+
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(["CRANE", "SPILT", "BOUGH", "DWARF", "MOUTH", "FLICK", "NYMPH", "GLOVE",
+                                "SWIFT", "HANDY", "CRUMP", "BLIND", "SHAME", "CRYPT", "RETCH", "SNAIL"]))
+    out = {}
+    for backend in ("cpu", "cuda"):
+        r = CliRunner().invoke(app, ["preset", "--search", "--words", "2", "--guesses", str(words),
+                                     "--answers", str(words), "--json", "--backend", backend])
+        assert r.exit_code == 0, r.output
+        out[backend] = {key: v for key, v in json.loads(r.output).items() if key != "seconds"}
+    assert out["cpu"] == out["cuda"] and out["cpu"]["sets_searched"] > 10
