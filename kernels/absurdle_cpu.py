@@ -265,8 +265,11 @@ def _reducible2(codes, guesses, members, lo, hi, kept, reply, branches, zobrist,
                 m += 1
         g3, stamp = _split_apart_by(codes, guesses, by_branches, branches, sub, m, seen, who, stamp,
                                     killers)
-        if g3 >= 0:
-            return i, g3, stamp
+        if g3 >= 0:  # report the first such guess in list order (the same whatever the order tried)
+            for q in range(ng):
+                stamp += 1
+                if _collision(codes[guesses[q]], sub, m, seen, who, stamp)[0] < 0:
+                    return i, q, stamp
     return -1, -1, stamp
 
 

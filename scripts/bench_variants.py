@@ -1,6 +1,8 @@
 """Time the variants: preset reports and searches, Absurdle, the worst-case search, priors.
 
-Usage: python scripts/bench_variants.py [--quick]   (--quick skips the 2- and 3-word searches)
+Usage: python scripts/bench_variants.py [--quick] [--backend cpu|cuda]
+(--quick skips the 2- and 3-word searches; --backend cuda runs the preset search's first pass
+and Absurdle's scoring on the GPU; Absurdle for every pairing: scripts/bench_absurdle.py)
 Each step runs once untimed first only where it is short (kernels compile or load from cache).
 """
 
@@ -27,8 +29,10 @@ def timed(label, fn):
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    full = pattern_matrix(None, None, "answers", "cpu")
-    square = pattern_matrix(None, "answers", "answers", "cpu")
+    backend = sys.argv[sys.argv.index("--backend") + 1] if "--backend" in sys.argv else "cpu"
+    full = pattern_matrix(None, None, "answers", backend)
+    square = pattern_matrix(None, "answers", "answers", backend)
+    print(f"backend {full.backend.name}")
     handy = ["HANDY", "SWIFT", "GLOVE", "CRUMP"]
     preset_report(full, handy)
     r = timed("preset report HANDY SWIFT GLOVE CRUMP", lambda: preset_report(full, handy))

@@ -160,7 +160,9 @@ def test_two_guess_kernels_match_brute_force(small_pm, seed, n_answers, n_extra)
             want, r = kept_by_rule(pm, members.tolist(), g)
             assert (kept[i, g], reply[i, g]) == ((0 if r == pm.game.solved else len(want)), r)
             assert branches[i, g] == len({int(pm.codes[g, a]) for a in members})
-    for found in (s.reducible2(flat, starts), _scored(s, flat, starts, kept, reply, branches)):
+    runs = [s.reducible2(flat, starts), _scored(s, flat, starts, kept, reply, branches)]
+    assert runs[0].tolist() == runs[1].tolist()  # the same guesses, whoever scored
+    for found in runs:
         for (g2, g3), members in zip(found, parts):
             assert (g2 >= 0) == brute(frozenset(members.tolist()), 2)
             if g2 >= 0:
