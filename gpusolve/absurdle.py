@@ -193,10 +193,10 @@ class _Search:
                 if sub is not None:
                     return [int(picks[c]), *sub]
             return None
-        size = max(4, 2 * self.threads)
-        for lo in range(0, len(todo), size):
+        lo, size = 0, max(4, 2 * self.threads)
+        while lo < len(todo):
             batch = todo[lo:lo + size]
-            size = min(2 * size, 1024)
+            lo, size = lo + size, min(2 * size, 1024)
             parts = [flat[starts[c]:starts[c + 1]] for c in batch]
             sub_starts = np.zeros(len(parts) + 1, np.int64)
             np.cumsum([len(p) for p in parts], out=sub_starts[1:])

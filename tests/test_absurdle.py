@@ -200,12 +200,39 @@ def test_absurdle_reply_tie_rule(small_pm):
     assert line[0][1] == 0 and line[0][2] == 1349  # seed 000: FUZZY leaves a branch of 1,349
 
 
+LINES = {  # the winning lines the search reports (smallest kept bucket first, ties in list order)
+    "answers": ["TEARY .....", "SLING .G...", "CRUMB .....", "FLOOD GGGGG"],
+    "allowed": ["AESIR .....", "YAULD .....", "TENCH ....Y", "WHOOP GGGGG"],
+}
+
+
 @pytest.mark.slow
-def test_absurdle_seed_setting(small_pm):
-    """Guesses = answers = 2,309: Absurdle needs 4 guesses (3 refuted), proven."""
-    result = absurdle(small_pm)
+@pytest.mark.parametrize("answers", ["answers", "answers-2315"])
+@pytest.mark.parametrize("guesses", ["allowed", "answers"])
+def test_absurdle_bundled_lists(wordle, guesses, answers):
+    """Every bundled Wordle pairing: 4 guesses always win (1 to 3 refuted), proven."""
+    from gpusolve.patterns import pattern_matrix
+
+    pm = pattern_matrix(wordle, answers if guesses == "answers" else guesses, answers, "cpu")
+    result = absurdle(pm)
     assert result.guesses == 4 and result.refuted == [1, 2, 3]
-    assert absurdle_line(small_pm, [w for w, _ in result.line])[-1][2] == 1
+    assert [f"{w} {pm.game.format_reply(r)}" for w, r in result.line] == LINES[guesses]
+    assert absurdle_line(pm, [w for w, _ in result.line])[-1][1:] == (pm.game.solved, 1)
+
+
+@pytest.mark.slow
+def test_absurdle_sgb_line_and_three_refuted(wordle):
+    """SGB (5,756 x 5,756) needs 5 guesses: the line the full search reports (about 3 minutes,
+    docs/variants.md) wins in 5, and 3 guesses do not suffice (4 refuted only in the full run)."""
+    from gpusolve.patterns import pattern_matrix
+
+    pm = pattern_matrix(wordle, "sgb", "sgb", "cpu")
+    line = absurdle_line(pm, ["ALOES", "CARNY", "MIGHT", "WHICH", "KAPPA"])
+    assert [(pm.game.format_reply(r), n) for _, r, n in line] == [
+        ("Y....", 298), (".G...", 27), (".....", 2), (".....", 1), ("GGGGG", 1)]
+    s = _Search(pm, 10**9)
+    members = np.arange(pm.shape[1], dtype=np.int32)
+    assert all(s.reduce(members, j) is None for j in range(3))
 
 
 def test_cli_absurdle():

@@ -150,7 +150,10 @@ def absurdle(
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
-    """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket."""
+    """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket.
+
+    Proven by search (every smaller number refuted); --backend cuda scores the guesses on the GPU.
+    """
     from ..absurdle import absurdle as solve_absurdle
     from ..absurdle import absurdle_line
 
@@ -170,7 +173,8 @@ def absurdle(
         return
     console.print(f"Absurdle over {pm.shape[1]:,} answers with {pm.shape[0]:,} guesses: "
                   f"{result.guesses} guesses always win, proven "
-                  f"({', '.join(map(str, result.refuted))} refuted) in {result.seconds:.1f} s")
+                  f"({', '.join(map(str, result.refuted)) or 'nothing'} refuted) in {result.seconds:.1f} s, "
+                  f"{result.nodes:,} answer sets examined ({pm.backend.name})")
     console.print("winning line: " + ", ".join(f"{w} {pm.game.format_reply(r)}" for w, r in result.line))
 
 
