@@ -13,9 +13,15 @@ Sound rules the search uses (each tested against brute force in ``tests/test_abs
   of S reducible in t guesses has at most ``B(S) ** t`` answers (each guess keeps at least
   1 / branches of the set), and one guess can split K into singletons only with a guess
   giving at least ``|K|`` replies on S.
-* the kept set of a guess is its largest bucket, so guesses are tried smallest kept first.
+* the kept set of a guess is its largest bucket, so guesses are tried smallest kept first;
+  a kept set reached by several guesses is tried once; which guess tells a kept set apart
+  is found by trying the likeliest first (most replies) and rejecting each guess on a pair
+  that collided recently (``KILLERS``) before the full scan, but the guess reported is the
+  first in list order, so the line does not depend on the order tried.
 
-Sets are keyed by the XOR of a random 64-bit word per answer column (``zobrist``).
+``reducible2`` scores the guesses itself; ``reducible2_scored`` takes the scores from
+``kept_scores`` or its CUDA twin (``absurdle_cuda.kept_scores``). Sets are keyed by the XOR
+of a random 64-bit word per answer column (``zobrist``).
 """
 
 import numpy as np
