@@ -94,17 +94,16 @@ def _score(row, members, lo, hi, n_patterns, solved, hist):
         hist[3, row[members[i + 3]]] += 1
     for i in range(top, hi):
         hist[0, row[members[i]]] += 1
-    for p in range(n_patterns):
+    for p in range(n_patterns):  # branch-free but for a new largest bucket
         h = hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p]
-        if h:
-            branches += 1
-            if p != solved and h > size:
-                size = h
-                reply = p
-            hist[0, p] = 0
-            hist[1, p] = 0
-            hist[2, p] = 0
-            hist[3, p] = 0
+        branches += h > 0
+        hist[0, p] = 0
+        hist[1, p] = 0
+        hist[2, p] = 0
+        hist[3, p] = 0
+        if h > size and p != solved:
+            size = h
+            reply = p
     return size, reply, branches
 
 
