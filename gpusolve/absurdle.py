@@ -7,6 +7,7 @@ win, proven, and a winning line.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,15 +65,21 @@ def absurdle_line(pm: PatternMatrix, words: list[Word], answers: np.ndarray | No
 
 
 def absurdle(pm: PatternMatrix, answers: np.ndarray | None = None, max_depth: int = 10,
-             budget: int = DEFAULT_BUDGET) -> AbsurdleResult:
-    """Return the fewest guesses that always win against the Absurdle replier, proven."""
+             budget: int = DEFAULT_BUDGET, progress: Callable[[int, int], None] | None = None
+             ) -> AbsurdleResult:
+    """Return the fewest guesses that always win against the Absurdle replier, proven.
+
+    ``progress(guesses tried, answer sets examined)`` is called now and then.
+    """
     t0 = time.perf_counter()
     members = answer_columns(pm, answers)
     if not len(members):
         raise GpusolveError("no answers to solve")
     search = _Search(pm, budget)
+    search.progress = progress
     refuted = []
     for depth in range(1, max_depth + 1):
+        search.depth = depth
         rows = search.reduce(members, depth - 1)
         if rows is not None:
             last = np.flatnonzero(pm.codes[:, _last_answer(pm, rows, members)] == pm.game.solved)
@@ -112,9 +119,15 @@ class _Search:
         self.nodes = 0
         self.budget = budget
         self.threads = numba.get_num_threads()
+        self.progress: Callable[[int, int], None] | None = None
+        self.depth = 0
+        self._shown = 0.0
 
     def _tick(self, nodes: int = 1) -> None:
         self.nodes += nodes
+        if self.progress is not None and time.monotonic() - self._shown > 0.2:
+            self._shown = time.monotonic()
+            self.progress(self.depth, self.nodes)
         if self.nodes > self.budget:
             raise GpusolveError("the search ran out of its node budget before proving a result; "
                                 "raise --budget")

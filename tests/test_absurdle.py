@@ -296,3 +296,10 @@ def test_absurdle_cli_cuda_equals_cpu(monkeypatch, tmp_path):
         assert r.exit_code == 0, r.output
         out[backend] = {k: v for k, v in json.loads(r.output).items() if k != "seconds"}
     assert out["cpu"] == out["cuda"] and out["cpu"]["fewest_guesses"] == 3
+
+
+def test_progress_reports_depth_and_sets(small_pm):
+    calls = []
+    pm = cluster_pm(small_pm, 7, 12, 3)
+    result = absurdle(pm, progress=lambda depth, sets: calls.append((depth, sets)))
+    assert calls and calls[0][1] >= 1 and all(1 <= d <= result.guesses for d, _ in calls)

@@ -16,6 +16,7 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Quiet,
     app,
     console,
     load_matrix,
@@ -149,6 +150,7 @@ def absurdle(
     budget: Budget = 2_000_000_000,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """Absurdle: the fewest guesses that always win when the replier keeps the largest bucket.
 
@@ -167,7 +169,12 @@ def absurdle(
         for w, r, n in line:
             console.print(f"{w} {pm.game.format_reply(r)}  {n:,} left")
         return
-    result = solve_absurdle(pm, None, max_depth, budget)
+    if quiet or not console.is_terminal:
+        result = solve_absurdle(pm, None, max_depth, budget)
+    else:
+        with console.status("searching") as status:
+            result = solve_absurdle(pm, None, max_depth, budget, lambda depth, sets: status.update(
+                f"trying {depth} guesses: {sets:,} answer sets examined"))
     if json:
         print_json(result.as_dict(pm.game))
         return
