@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from .errors import GpusolveError
 from .runstore import RunStore
-from .units import UNITS, Job, Subproblems, matrix_for
+from .subproblems import PER_UNIT, Entries, Subproblems
+from .units import UNITS, Job, matrix_for
 from .words import Word
 
 RETRIES = 3
@@ -38,39 +39,52 @@ OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 
 @dataclass
 class BatchOutput:
-    """What a task returns: the batch's results, new subproblems, time taken and where."""
+    """What a task returns: the batch's results, new subproblems, time taken and where, and
+    (nodes, store hits) per unit for the tasks that search."""
 
     results: list[tuple[Word, int, dict]]
-    subproblems: list[tuple[int, int, bool]] = field(default_factory=list)
+    subproblems: Entries = field(default_factory=Entries.empty)
     seconds: float = 0.0
     worker: str = ""
+    counts: list[tuple[int, int]] = field(default_factory=list)
 
 
-_memos: dict[Job, Subproblems] = {}
+_memos: dict[tuple[Job, bool], Subproblems] = {}
 
 
-def _worker_memo(job: Job, known: tuple | None) -> Subproblems:
-    """Return this process's subproblem cache for ``job``, seeded once with the store's entries."""
-    memo = _memos.get(job)
+def _worker_memo(job: Job, known: Entries | list[Entries] | None, reuse: bool) -> Subproblems:
+    """Return this process's subproblem cache for ``job``, with every snapshot of the run store
+    it is given merged in (once each)."""
+    memo = _memos.get((job, reuse))
     if memo is None:
-        memo = _memos[job] = Subproblems(*(known or ((), (), ())))
+        memo = _memos[(job, reuse)] = Subproblems(reuse=reuse)
+    if reuse:
+        for entries in known if isinstance(known, list) else [known]:
+            memo.seed(entries)
     return memo
 
 
 def run_batch(job: Job, units: Sequence[tuple[Word, int]], backend: str | None = None,
-              threads: int | None = None, known: tuple | None = None) -> BatchOutput:
-    """Return the results of one batch of (start word, guess row) units (runs on a worker)."""
+              threads: int | None = None, known: Entries | list[Entries] | None = None,
+              reuse: bool = True) -> BatchOutput:
+    """Return the results of one batch of (start word, guess row) units (runs on a worker).
+
+    ``known``: the run store's subproblems (one snapshot, or several parts), merged into this
+    process's cache for the job, which also keeps what its earlier batches found."""
     start = time.perf_counter()
     if threads:
         import numba
 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     pm = matrix_for(job, backend)
-    memo = _worker_memo(job, known)
+    memo = _worker_memo(job, known, reuse)
     rows = [row for _, row in units]
+    memo.take_counts()
     results = UNITS[job.task](pm, job, rows, memo, threads=threads)
-    return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], memo.take_fresh(),
-                       time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}")
+    fresh = memo.take_fresh().top(PER_UNIT * len(units))
+    return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], fresh,
+                       time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}",
+                       memo.take_counts())
 
 
 def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Word, int]]]:
@@ -85,11 +99,14 @@ def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
 
 def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, scheduler: str | None = None,
               workers: int | None = None, batch: int | None = None, most: int = 64,
-              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None) -> int:
+              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None,
+              reuse: bool = True) -> int:
     """Compute every unit not yet in ``store`` and record it there; return how many were computed.
 
     ``threads``: compiled-kernel threads per worker (default: the cores shared out among local
-    workers; all of a remote worker's cores).
+    workers; all of a remote worker's cores). ``reuse``: searches start from the store's solved
+    subproblems and those of earlier batches (False: each start word from scratch; the results
+    are the same).
     """
     done = store.finished()
     todo = [(w, r) for w, r in units if w not in done]
@@ -105,19 +122,23 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     size = batch or default_batch(len(todo), n_workers, most)
     if size < 1:
         raise GpusolveError(f"--batch must be at least 1, not {size}")
-    known = store.load_subproblems() if job.task in ("exact", "reference-exact") else None
+    known = store.load_subproblems() if reuse and job.task in ("exact", "reference-exact") else None
 
     def record(out: BatchOutput) -> None:
         nonlocal finished
-        store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker, out.subproblems)
+        store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker,
+                   out.subproblems if reuse else None, out.counts)
         finished += len(out.results)
         if on_batch:
             on_batch(finished, total, out.results)
 
     if scheduler is None and n_workers == 0:
-        _memos.pop(job, None)
-        for chunk in batches(todo, size):
-            record(run_batch(job, chunk, backend, threads, known))
+        _memos.pop((job, reuse), None)
+        try:
+            for chunk in batches(todo, size):
+                record(run_batch(job, chunk, backend, threads, known, reuse))
+        finally:
+            _memos.pop((job, reuse), None)  # its memo tables: up to --memo-mb
         return len(todo)
 
     if threads is None and not scheduler:
@@ -129,7 +150,7 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         # workers started with --resources GPU=1 run one task per GPU at a time
         gpus = any("GPU" in w.get("resources", {}) for w in client.scheduler_info()["workers"].values())
         futures = [
-            client.submit(run_batch, job, chunk, backend, threads, seed, retries=RETRIES, pure=False,
+            client.submit(run_batch, job, chunk, backend, threads, seed, reuse, retries=RETRIES, pure=False,
                           resources={"GPU": 1} if gpus else None,
                           key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
             for chunk in batches(todo, size)
