@@ -64,8 +64,8 @@ CREATE TABLE IF NOT EXISTS subproblems (
     work INTEGER NOT NULL,
     PRIMARY KEY (k1, k2)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS subproblems_by_work ON subproblems (work);
 """
+_INDEX = "CREATE INDEX IF NOT EXISTS subproblems_by_work ON subproblems (work)"
 _COLUMNS = {
     "results": ["unit", "position", "result", "seconds", "worker", "finished", "nodes", "store_hits"],
     "subproblems": ["k1", "k2", "value", "exact", "guess", "size", "work"],
@@ -142,6 +142,7 @@ class RunStore:
             rows += [(k, json.dumps(v)) for k, v in sorted(self.params.items())]
             self.db.executemany("INSERT INTO params VALUES (?, ?)", rows)
             self._create_tables()
+            self.db.execute(_INDEX)
             return
         version = stored.pop("schema_version", None)
         if version == 1:  # 64-bit subproblem keys: keep the results, drop the cache
@@ -154,6 +155,7 @@ class RunStore:
                 "(written by another version of gpusolve): use that version or another --run-dir")
         self._create_tables()
         self._check_layout()
+        self.db.execute(_INDEX)
         if stored != self.params:
             diffs = [
                 f"{k}={_show(stored.get(k))} (now {_show(self.params.get(k))})"
