@@ -7,7 +7,11 @@
 Each task computes one batch of start words (so a worker loads the pattern matrix once, from
 the disk cache, and batch kernels see many start words at once) and returns its results; the
 client writes each finished batch into the run store in one transaction as tasks complete
-(``as_completed``). A worker that dies loses only its in-flight batches: the scheduler hands
+(``as_completed``), with the batch's new solved subproblems. Exact searches reuse subproblems:
+the store's entries are loaded once (scattered once to a cluster's workers), and each worker
+process keeps its memo from batch to batch, so its later start words reuse what its earlier ones
+found (``gpusolve.subproblems``); what other workers find in the same run reaches it through the
+store, on the next run. A worker that dies loses only its in-flight batches: the scheduler hands
 them to another worker, and exceptions are retried (``retries``). Units already in the store
 are never sent out again, so a resumed run computes only what is missing.
 """
@@ -57,6 +61,7 @@ def _worker_memo(job: Job, known: Entries | list[Entries] | None, reuse: bool) -
     it is given merged in (once each)."""
     memo = _memos.get((job, reuse))
     if memo is None:
+        _memos.clear()  # a worker keeps the memo tables (up to --memo-mb) of its latest job only
         memo = _memos[(job, reuse)] = Subproblems(reuse=reuse)
     if reuse:
         for entries in known if isinstance(known, list) else [known]:
