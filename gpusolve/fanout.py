@@ -10,14 +10,17 @@ client writes each finished batch into the run store in one transaction as tasks
 (``as_completed``), with the batch's new solved subproblems. Exact searches reuse subproblems:
 the store's entries are loaded once (scattered once to a cluster's workers), and each worker
 process keeps its memo from batch to batch, so its later start words reuse what its earlier ones
-found (``gpusolve.subproblems``); what other workers find in the same run reaches it through the
-store, on the next run. A worker that dies loses only its in-flight batches: the scheduler hands
-them to another worker, and exceptions are retried (``retries``). Units already in the store
+found (``gpusolve.subproblems``). Exact batches are sent out a few per worker at a time, each new
+one carrying the subproblems that finished batches found (scattered to the workers as they
+come), so every worker's later start words reuse the whole run's work. A worker that dies loses
+only its in-flight batches: the scheduler hands them to another worker, and exceptions are
+retried (``retries``). Units already in the store
 are never sent out again, so a resumed run computes only what is missing.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import socket
@@ -27,9 +30,12 @@ from dataclasses import dataclass, field
 
 from .errors import GpusolveError
 from .runstore import RunStore
-from .subproblems import PER_UNIT, Entries, Subproblems
+from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
 from .units import UNITS, Job, matrix_for
 from .words import Word
+
+SHARE_PARTS = 32
+"""Most separately scattered parts of a run's new subproblems before they are merged into one."""
 
 RETRIES = 3
 """How many times a failed task is retried (a lost worker's tasks are rescheduled by Dask)."""
@@ -153,14 +159,24 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
 
         seed = client.scatter(known, broadcast=True) if known is not None else None
         # workers started with --resources GPU=1 run one task per GPU at a time
-        gpus = any("GPU" in w.get("resources", {}) for w in client.scheduler_info()["workers"].values())
-        futures = [
-            client.submit(run_batch, job, chunk, backend, threads, seed, reuse, retries=RETRIES, pure=False,
-                          resources={"GPU": 1} if gpus else None,
-                          key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
-            for chunk in batches(todo, size)
-        ]
-        for future in as_completed(futures):
+        info = client.scheduler_info()["workers"]
+        gpus = any("GPU" in w.get("resources", {}) for w in info.values())
+        chunks = iter(batches(todo, size))
+        # Exact searches: a few tasks per worker in flight, each new one carrying the subproblems
+        # the finished ones found (scattered as they come, merged into one every SHARE_PARTS), so
+        # later batches on every worker reuse them. Other tasks: all submitted at once.
+        window = max(2, 2 * len(info)) if known is not None else len(todo)
+        shared: list[Entries] = []  # this run's new entries, on the client
+        parts: list = []  # the same, scattered to the cluster
+
+        def submit(chunk: list[tuple[Word, int]]):
+            given = [seed, *parts] if known is not None else seed
+            return client.submit(run_batch, job, chunk, backend, threads, given, reuse, retries=RETRIES,
+                                 pure=False, resources={"GPU": 1} if gpus else None,
+                                 key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
+
+        running = as_completed([submit(chunk) for chunk in itertools.islice(chunks, window)])
+        for future in running:
             try:
                 out = future.result()
             except GpusolveError:
@@ -169,6 +185,16 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
                 raise GpusolveError(f"a task failed on the cluster: {type(e).__name__}: {e}") from None
             record(out)
             future.release()
+            if known is not None and len(out.subproblems):
+                shared.append(out.subproblems)
+                if len(parts) >= SHARE_PARTS:
+                    shared = [Entries.concat(shared).merged().top(STORE_MAX)]
+                    parts = [client.scatter(shared[0], broadcast=True)]
+                else:
+                    parts.append(client.scatter(out.subproblems, broadcast=True))
+            chunk = next(chunks, None)
+            if chunk is not None:
+                running.add(submit(chunk))
     return len(todo)
 
 

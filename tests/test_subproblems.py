@@ -7,14 +7,12 @@ import json
 import signal
 import subprocess
 import sys
-from pathlib import Path
-from string import ascii_uppercase
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wordfiles import small_lists
+from wordfiles import ANAGRAMS, anagram_lists, small_lists
 
 from gpusolve.games import make_game
 from gpusolve.optimal import MemoTable, solve
@@ -23,22 +21,8 @@ from gpusolve.runstore import DATABASE, FAULT, RunStore
 from gpusolve.startrank import rank_exact
 from gpusolve.subproblems import Entries, Subproblems
 from gpusolve.units import make_job
-from gpusolve.words import read_words
 
 pytest.importorskip("gpusolve.kernels.optimal_cpu")
-
-ANAGRAMS = ["SLATE", "LEAST", "STEAL", "TRACE", "CRATE", "REACT"]
-
-
-def anagram_lists(folder: Path, step: int = 7) -> tuple[str, str]:
-    """Write every ``step``-th answer as the answers and those plus some anagram start words as the
-    guesses (anagrams leave the same set after an all-grey reply: a subproblem two searches share)."""
-    answers = read_words("answers", ascii_uppercase)[::step]
-    a, g = folder / "answers.txt", folder / "guesses.txt"
-    a.write_text("\n".join(answers) + "\n")
-    g.write_text("\n".join(sorted(set(answers) | set(ANAGRAMS))) + "\n")
-    return str(g), str(a)
-
 
 @pytest.fixture(scope="module")
 def anagrams(tmp_path_factory):
