@@ -114,9 +114,10 @@ class Entries:
 
 
 class Subproblems:
-    """A worker's subproblem cache for one job: what it knows (run-store snapshots and the
-    entries its units added), the new entries not yet handed back, the compiled search's memo
-    tables kept from unit to unit (``tables``), and per-unit counters (nodes, store hits)."""
+    """A worker's subproblem cache for one job: run-store snapshots not yet loaded, the new
+    entries not yet handed back, and per-unit counters (nodes, store hits). The compiled search
+    keeps what it knows in its memo tables (``tables``, kept from unit to unit); the reference
+    search looks entries up here one key at a time (``get``/``put``)."""
 
     def __init__(self, entries: Entries | None = None, reuse: bool = True) -> None:
         self.reuse = reuse
@@ -145,25 +146,19 @@ class Subproblems:
             self._index = None
 
     def take_pending(self) -> Entries:
-        """Return the snapshot entries not yet handed to the search's memo tables."""
+        """Return the snapshot entries not yet handed to the search's memo tables (which keep
+        them from now on: this cache forgets them)."""
         out = Entries.concat(self._pending)
         self._pending = []
+        self._parts = []
+        self._index = None
         return out
 
-    @property
-    def known(self) -> Entries:
-        """Return every known entry, one per key."""
-        self._fold()
-        return Entries.concat(self._parts).merged()
-
     def add(self, entries: Entries) -> None:
-        """Record new entries (already in the memo tables): known from now on, and handed back by
+        """Record new entries of the search (kept in its memo tables), handed back by
         ``take_fresh``."""
-        if not len(entries):
-            return
-        self._fresh.append(entries)
-        self._parts.append(entries)
-        self._index = None
+        if len(entries):
+            self._fresh.append(entries)
 
     def take_fresh(self) -> Entries:
         """Return the entries added since the last call (merged, one per key)."""
@@ -215,4 +210,7 @@ class Subproblems:
         if self._puts:
             rows = [(k, *v) for k, v in self._puts.items()]
             self._puts = {}
-            self.add(Entries.from_rows(rows))
+            entries = Entries.from_rows(rows)
+            self._fresh.append(entries)
+            self._parts.append(entries)  # known by key from now on
+            self._index = None
