@@ -239,7 +239,7 @@ class _Context:
         self.solved = game.solved
         self.max_guesses = max_guesses
         self.mode = mode
-        rng = np.random.default_rng(0x5EED)
+        rng = np.random.default_rng(0x5EED)  # fixed: run stores keep memo keys made from these
         g, a = self.codes.shape
         bits = np.iinfo(np.uint64).max
         self.zob1 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)

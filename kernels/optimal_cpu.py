@@ -75,7 +75,10 @@ _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 @njit(cache=True, nogil=True, inline="always")
 def _memo_key(h1, h2, d):
-    """Return the two memo keys of a set hash pair and a depth."""
+    """Return the two memo keys of a set hash pair and a depth.
+
+    Run stores keep these keys across processes: a change to them (or to the Zobrist tables of
+    ``gpusolve.optimal._Context``) needs a new ``gpusolve.runstore.SCHEMA_VERSION``."""
     k1 = h1 + np.uint64(d + 1) * _GOLD
     k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
     return k1, k2
