@@ -72,6 +72,9 @@ class Ranking:
     candidates: int
     statement: str = ""
     files: list[Path] = field(default_factory=list)
+    nodes: int = 0
+    store_hits: int = 0
+    subproblems: int = 0
 
     def as_dict(self, top: int | None = None) -> dict:
         """Return the ranking as JSON: parameters, statement and the ``top`` rows (default all)."""
@@ -81,6 +84,9 @@ class Ranking:
             "candidates": self.candidates,
             "computed": self.computed,
             "seconds": round(self.seconds, 3),
+            "nodes": self.nodes,
+            "store_hits": self.store_hits,
+            "subproblems": self.subproblems,
             "statement": self.statement,
             "results": self.rows if top is None else self.rows[:top],
         }
@@ -104,21 +110,29 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
                 most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
-                threads: int | None = None) -> Ranking:
-    """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks."""
+                threads: int | None = None, reuse: bool = True) -> Ranking:
+    """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks.
+
+    ``reuse``: exact searches start from the run store's solved subproblems (and write theirs);
+    False computes each start word from scratch (the results are the same).
+    """
     start = time.perf_counter()
     if not words:
         raise GpusolveError("no start words to rank")
     units = [(w, pm.guess_index[w]) for w in words]
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
+        before = store.finished()
         computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
-                             most=most, backend=backend, on_batch=on_batch, threads=threads)
+                             most=most, backend=backend, on_batch=on_batch, threads=threads, reuse=reuse)
         stored = store.results()
+        nodes, hits = store.tally(set(words) - before)
+        cached = store.subproblem_count()
     wanted = set(words)
     results = {w: r for w, r in stored.items() if w in wanted}
     rows = _rows(job, results, pm.guess_index, pm.shape[1])
-    ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words))
+    ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words), nodes=nodes,
+                     store_hits=hits, subproblems=cached)
     if job.task in ("exact", "reference-exact"):
         ranked.statement = proof_statement(rows, len(pm.guesses), job.cutoff)
     ranked.files = write_results(ranked)
