@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from .cache import write_atomic
 from .errors import GpusolveError
 from .fanout import OnBatch, run_units
@@ -134,7 +136,7 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words), nodes=nodes,
                      store_hits=hits, subproblems=cached)
     if job.task in ("exact", "reference-exact"):
-        ranked.statement = proof_statement(rows, len(pm.guesses), job.cutoff)
+        ranked.statement = proof_statement(rows, len(openings(pm, job.mode)), job.cutoff)
     ranked.files = write_results(ranked)
     return ranked
 
@@ -157,11 +159,19 @@ def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     return run_ranking(pm, job, list(words), **run)
 
 
-def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "entropy") -> list[Word]:
-    """Return the ``candidates`` best start words by a cheap partition metric (None: all of them)."""
+def openings(pm: PatternMatrix, mode: str) -> np.ndarray:
+    """Return the guess rows a game may open with: the answers' in consistent mode, else all."""
+    return np.sort(pm.answer_rows) if mode == "consistent" else np.arange(len(pm.guesses))
+
+
+def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "entropy",
+                     mode: str = "normal") -> list[Word]:
+    """Return the ``candidates`` best start words by a cheap partition metric (None: all that
+    ``mode`` allows)."""
     from .metrics import partition_table
 
-    order = ranking(partition_table(pm), metric)
+    rows = openings(pm, mode)
+    order = rows[ranking(partition_table(pm, guess_rows=rows), metric)]
     chosen = order if candidates is None else order[:candidates]
     return [pm.guesses[i] for i in chosen]
 
@@ -181,7 +191,7 @@ def rank_exact(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     if candidates is not None and candidates < 1:
         raise GpusolveError(f"--candidates must be at least 1 (or 'all'), not {candidates}")
     job = make_job(task, pm, guesses, answers, mode, max_guesses, "", cutoff)
-    chosen = list(words) if words is not None else exact_candidates(pm, candidates, metric)
+    chosen = list(words) if words is not None else exact_candidates(pm, candidates, metric, mode)
     return run_ranking(pm, job, chosen, **run)
 
 

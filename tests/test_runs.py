@@ -261,6 +261,14 @@ def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
     assert len(some.rows) == 3 and "among the 3" in some.statement
 
 
+def test_consistent_mode_ranks_every_possible_answer(tmp_path, lists, pm):
+    ranked = rank_exact(pm, *lists, mode="consistent", candidates=None, run_dir=tmp_path / "c", workers=0)
+    assert sorted(r["word"] for r in ranked.rows) == sorted(pm.answers)
+    assert f"of all {len(pm.answers)} ranked" in ranked.statement
+    some = rank_exact(pm, *lists, mode="consistent", candidates=2, run_dir=tmp_path / "c", workers=0)
+    assert {r["word"] for r in some.rows} <= set(pm.answers) and "among the 2" in some.statement
+
+
 def test_proof_statement_forms():
     rows = [{"word": "A", "value": 10, "exact": True}, {"word": "B", "value": 12, "exact": False}]
     assert proof_statement(rows, 2, 12) == (
