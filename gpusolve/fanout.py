@@ -7,13 +7,20 @@
 Each task computes one batch of start words (so a worker loads the pattern matrix once, from
 the disk cache, and batch kernels see many start words at once) and returns its results; the
 client writes each finished batch into the run store in one transaction as tasks complete
-(``as_completed``). A worker that dies loses only its in-flight batches: the scheduler hands
-them to another worker, and exceptions are retried (``retries``). Units already in the store
+(``as_completed``), with the batch's new solved subproblems. Exact searches reuse subproblems:
+the store's entries are loaded once (scattered once to a cluster's workers), and each worker
+process keeps its memo from batch to batch, so its later start words reuse what its earlier ones
+found (``gpusolve.subproblems``). Exact batches are sent out a few per worker at a time, each new
+one carrying the subproblems that finished batches found (scattered to the workers as they
+come), so every worker's later start words reuse the whole run's work. A worker that dies loses
+only its in-flight batches: the scheduler hands them to another worker, and exceptions are
+retried (``retries``). Units already in the store
 are never sent out again, so a resumed run computes only what is missing.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import socket
@@ -23,8 +30,12 @@ from dataclasses import dataclass, field
 
 from .errors import GpusolveError
 from .runstore import RunStore
-from .units import UNITS, Job, Subproblems, matrix_for
+from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
+from .units import UNITS, Job, matrix_for
 from .words import Word
+
+SHARE_PARTS = 32
+"""Most separately scattered parts of a run's new subproblems before they are merged into one."""
 
 RETRIES = 3
 """How many times a failed task is retried (a lost worker's tasks are rescheduled by Dask)."""
@@ -38,39 +49,53 @@ OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 
 @dataclass
 class BatchOutput:
-    """What a task returns: the batch's results, new subproblems, time taken and where."""
+    """What a task returns: the batch's results, new subproblems, time taken and where, and
+    (nodes, store hits) per unit for the tasks that search."""
 
     results: list[tuple[Word, int, dict]]
-    subproblems: list[tuple[int, int, bool]] = field(default_factory=list)
+    subproblems: Entries = field(default_factory=Entries.empty)
     seconds: float = 0.0
     worker: str = ""
+    counts: list[tuple[int, int]] = field(default_factory=list)
 
 
-_memos: dict[Job, Subproblems] = {}
+_memos: dict[tuple[Job, bool], Subproblems] = {}
 
 
-def _worker_memo(job: Job, known: tuple | None) -> Subproblems:
-    """Return this process's subproblem cache for ``job``, seeded once with the store's entries."""
-    memo = _memos.get(job)
+def _worker_memo(job: Job, known: Entries | list[Entries] | None, reuse: bool) -> Subproblems:
+    """Return this process's subproblem cache for ``job``, with every snapshot of the run store
+    it is given merged in (once each)."""
+    memo = _memos.get((job, reuse))
     if memo is None:
-        memo = _memos[job] = Subproblems(*(known or ((), (), ())))
+        _memos.clear()  # a worker keeps the memo tables (up to --memo-mb) of its latest job only
+        memo = _memos[(job, reuse)] = Subproblems(reuse=reuse)
+    if reuse:
+        for entries in known if isinstance(known, list) else [known]:
+            memo.seed(entries)
     return memo
 
 
 def run_batch(job: Job, units: Sequence[tuple[Word, int]], backend: str | None = None,
-              threads: int | None = None, known: tuple | None = None) -> BatchOutput:
-    """Return the results of one batch of (start word, guess row) units (runs on a worker)."""
+              threads: int | None = None, known: Entries | list[Entries] | None = None,
+              reuse: bool = True) -> BatchOutput:
+    """Return the results of one batch of (start word, guess row) units (runs on a worker).
+
+    ``known``: the run store's subproblems (one snapshot, or several parts), merged into this
+    process's cache for the job, which also keeps what its earlier batches found."""
     start = time.perf_counter()
     if threads:
         import numba
 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     pm = matrix_for(job, backend)
-    memo = _worker_memo(job, known)
+    memo = _worker_memo(job, known, reuse)
     rows = [row for _, row in units]
+    memo.take_counts()
     results = UNITS[job.task](pm, job, rows, memo, threads=threads)
-    return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], memo.take_fresh(),
-                       time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}")
+    fresh = memo.take_fresh().top(PER_UNIT * len(units))
+    return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], fresh,
+                       time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}",
+                       memo.take_counts())
 
 
 def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Word, int]]]:
@@ -85,11 +110,14 @@ def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
 
 def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, scheduler: str | None = None,
               workers: int | None = None, batch: int | None = None, most: int = 64,
-              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None) -> int:
+              backend: str | None = None, on_batch: OnBatch | None = None, threads: int | None = None,
+              reuse: bool = True) -> int:
     """Compute every unit not yet in ``store`` and record it there; return how many were computed.
 
     ``threads``: compiled-kernel threads per worker (default: the cores shared out among local
-    workers; all of a remote worker's cores).
+    workers; all of a remote worker's cores). ``reuse``: searches start from the store's solved
+    subproblems and those of earlier batches (False: each start word from scratch; the results
+    are the same).
     """
     done = store.finished()
     todo = [(w, r) for w, r in units if w not in done]
@@ -105,19 +133,23 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     size = batch or default_batch(len(todo), n_workers, most)
     if size < 1:
         raise GpusolveError(f"--batch must be at least 1, not {size}")
-    known = store.load_subproblems() if job.task in ("exact", "reference-exact") else None
+    known = store.load_subproblems() if reuse and job.task in ("exact", "reference-exact") else None
 
     def record(out: BatchOutput) -> None:
         nonlocal finished
-        store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker, out.subproblems)
+        store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker,
+                   out.subproblems if reuse else None, out.counts)
         finished += len(out.results)
         if on_batch:
             on_batch(finished, total, out.results)
 
     if scheduler is None and n_workers == 0:
-        _memos.pop(job, None)
-        for chunk in batches(todo, size):
-            record(run_batch(job, chunk, backend, threads, known))
+        _memos.pop((job, reuse), None)
+        try:
+            for chunk in batches(todo, size):
+                record(run_batch(job, chunk, backend, threads, known, reuse))
+        finally:
+            _memos.pop((job, reuse), None)  # its memo tables: up to --memo-mb
         return len(todo)
 
     if threads is None and not scheduler:
@@ -127,14 +159,24 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
 
         seed = client.scatter(known, broadcast=True) if known is not None else None
         # workers started with --resources GPU=1 run one task per GPU at a time
-        gpus = any("GPU" in w.get("resources", {}) for w in client.scheduler_info()["workers"].values())
-        futures = [
-            client.submit(run_batch, job, chunk, backend, threads, seed, retries=RETRIES, pure=False,
-                          resources={"GPU": 1} if gpus else None,
-                          key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
-            for chunk in batches(todo, size)
-        ]
-        for future in as_completed(futures):
+        info = client.scheduler_info()["workers"]
+        gpus = any("GPU" in w.get("resources", {}) for w in info.values())
+        chunks = iter(batches(todo, size))
+        # Exact searches: a few tasks per worker in flight, each new one carrying the subproblems
+        # the finished ones found (scattered as they come, merged into one every SHARE_PARTS), so
+        # later batches on every worker reuse them. Other tasks: all submitted at once.
+        window = max(2, 2 * len(info)) if known is not None else len(todo)
+        shared: list[Entries] = []  # this run's new entries, on the client
+        parts: list = []  # the same, scattered to the cluster
+
+        def submit(chunk: list[tuple[Word, int]]):
+            given = [seed, *parts] if known is not None else seed
+            return client.submit(run_batch, job, chunk, backend, threads, given, reuse, retries=RETRIES,
+                                 pure=False, resources={"GPU": 1} if gpus else None,
+                                 key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
+
+        running = as_completed([submit(chunk) for chunk in itertools.islice(chunks, window)])
+        for future in running:
             try:
                 out = future.result()
             except GpusolveError:
@@ -143,6 +185,16 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
                 raise GpusolveError(f"a task failed on the cluster: {type(e).__name__}: {e}") from None
             record(out)
             future.release()
+            if known is not None and len(out.subproblems):
+                shared.append(out.subproblems)
+                if len(parts) >= SHARE_PARTS:
+                    shared = [Entries.concat(shared).merged().top(STORE_MAX)]
+                    parts = [client.scatter(shared[0], broadcast=True)]
+                else:
+                    parts.append(client.scatter(out.subproblems, broadcast=True))
+            chunk = next(chunks, None)
+            if chunk is not None:
+                running.add(submit(chunk))
     return len(todo)
 
 

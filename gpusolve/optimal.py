@@ -22,6 +22,7 @@ from .games import WORDLE
 from .history import remaining_answers
 from .modes import check_mode
 from .patterns import PatternMatrix
+from .subproblems import Entries
 from .trees import Node, Tree, summarize
 from .words import Word
 
@@ -30,7 +31,9 @@ OBJECTIVES = ("total",)
 (worst-case) objective plugs in here: its own closed forms and bucket bound in the kernel."""
 
 DEFAULT_MEMO_MB = 512
-"""Memo size (MiB, all workers together); each entry takes 33 bytes."""
+"""Memo size (MiB, all workers together); each entry takes 41 bytes."""
+
+MEMO_ENTRY_BYTES = 41
 
 Child = tuple[int, np.ndarray, np.ndarray, tuple[int, int]]
 """A bucket under a guess: (reply, answer columns, allowed guess rows, hard-mode list hash)."""
@@ -71,6 +74,7 @@ class OptimalResult:
     below_cutoff: bool = True
     interrupted: bool = False
     counters: dict = field(default_factory=dict)
+    subproblems: Entries | None = None
 
     def summary(self) -> dict:
         """Return the documented JSON summary."""
@@ -86,10 +90,52 @@ class OptimalResult:
         }
 
 
+def _table_size(entries: int) -> int:
+    """Return the memo slots used for a budget of ``entries``: a power of two, at least 16."""
+    return max(16, 1 << max(4, entries.bit_length() - 1))
+
+
+class MemoTable:
+    """One worker thread's memo for the compiled search: kept across searches over the same
+    game, lists and mode (``owner``), so that a later search starts with what earlier ones found."""
+
+    def __init__(self, entries: int, owner: tuple) -> None:
+        entries = _table_size(entries)
+        self.owner = owner
+        self.mask = entries - 1
+        self.mk1 = np.zeros(entries, np.uint64)
+        self.mk2 = np.zeros(entries, np.uint64)
+        self.mval = np.zeros(entries, np.int64)
+        self.mguess = np.zeros(entries, np.int32)
+        self.mflag = np.zeros(entries, np.int8)
+        self.msize = np.zeros(entries, np.int32)
+        self.mwork = np.zeros(entries, np.int64)  # negative: known before (preloaded or harvested)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.mwork
+
+    def preload(self, known: Entries) -> None:
+        """Put known subproblem entries (from a run store) in the memo."""
+        from .kernels.optimal_cpu import N_STATS, memo_preload
+
+        if len(known):
+            memo_preload(*self.arrays, self.mask, known.k1, known.k2, known.value, known.exact,
+                         known.guess, known.size, known.work, np.zeros(N_STATS, np.int64))
+
+    def harvest(self) -> Entries:
+        """Return the entries computed since the last harvest; from now on they count as known."""
+        from .kernels.optimal_cpu import EXACT, memo_harvest
+
+        i = memo_harvest(self.mflag, self.mwork)
+        return Entries(self.mk1[i], self.mk2[i], self.mval[i], self.mflag[i] == EXACT, self.mguess[i],
+                       self.msize[i], -self.mwork[i] - 1)
+
+
 class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
-    def __init__(self, ctx: _Context, memo_entries: int) -> None:
+    def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
         from .kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH
 
         g, a = ctx.codes.shape
@@ -127,16 +173,10 @@ class _Workspace:
         self.bsize = np.zeros((levels, npat), np.int64)
         self.blb = np.zeros((levels, npat), np.int64)
         self.scratch = np.zeros(max(SCRATCH, 64), np.int64)
-        entries = max(16, 1 << max(4, memo_entries.bit_length() - 1))
-        self.mk1 = np.zeros(entries, np.uint64)
-        self.mk2 = np.zeros(entries, np.uint64)
-        self.mval = np.zeros(entries, np.int64)
-        self.mguess = np.zeros(entries, np.int32)
-        self.mflag = np.zeros(entries, np.int8)
-        self.msize = np.zeros(entries, np.int32)
+        self.table = memo or MemoTable(memo_entries, ctx.owner)
         self.stats = np.zeros(N_STATS, np.int64)
         self.params = ctx.params.copy()
-        self.params[P_MEMO_MASK] = entries - 1
+        self.params[P_MEMO_MASK] = self.table.mask
         self.ctx = ctx
 
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
@@ -159,8 +199,7 @@ class _Workspace:
             self.rowg, self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset,
             self.inpos, self.dd_stamp, self.dd_idx, self.hv, self.veq, self.vpairs, self.vfirst,
             self.vhash, c.zob32, self.tmpT, self.ident, self.bcode, self.bstart, self.bsize, self.blb,
-            self.scratch,
-            self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.stats, stop,
+            self.scratch, *self.table.arrays, self.stats, stop,
         )
         if value < 0:
             raise GpusolveError("internal error: an answer is not among the allowed guesses")
@@ -200,7 +239,7 @@ class _Context:
         self.solved = game.solved
         self.max_guesses = max_guesses
         self.mode = mode
-        rng = np.random.default_rng(0x5EED)
+        rng = np.random.default_rng(0x5EED)  # fixed: run stores keep memo keys made from these
         g, a = self.codes.shape
         bits = np.iinfo(np.uint64).max
         self.zob1 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)
@@ -220,6 +259,8 @@ class _Context:
         self.params[P_LENGTH] = game.length
         self.params[P_COLOURS] = game.colours
         self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
+        self.owner = (game, mode, pm.shape, hash(tuple(pm.guesses)), hash(tuple(pm.answers)))
+        """What a memo entry's meaning depends on (the keys hash answer columns and guess rows)."""
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
@@ -283,11 +324,19 @@ def _bucket_bound(m: int) -> int:
 class _Search:
     """The top-level driver: evaluates first guesses with worker threads."""
 
-    def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: Callable | None) -> None:
-        per_entry = 33
-        entries = max(16, int(memo_mb * 2**20 / per_entry / max(workers, 1)))
+    def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: Callable | None,
+                 known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
+        entries = max(16, int(memo_mb * 2**20 / MEMO_ENTRY_BYTES / max(workers, 1)))
+        if tables is not None:  # kept across searches: replaced only when they do not fit this one
+            fits = len(tables) == workers and all(
+                t.owner == ctx.owner and t.mask == _table_size(entries) - 1 for t in tables)
+            if not fits:
+                tables[:] = [MemoTable(entries, ctx.owner) for _ in range(workers)]
         self.ctx = ctx
-        self.workspaces = [_Workspace(ctx, entries) for _ in range(workers)]
+        self.workspaces = [_Workspace(ctx, entries, tables[i] if tables else None) for i in range(workers)]
+        if known is not None and len(known):
+            for ws in self.workspaces:
+                ws.table.preload(known)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
@@ -306,7 +355,7 @@ class _Search:
 
         total = sum(w.stats for w in self.workspaces)
         names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
-                 "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED}
+                 "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED, "store_hits": k.S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
         out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
         return out
@@ -325,6 +374,17 @@ class _Search:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
+
+    def new_entries(self, keep: int, min_work: int) -> Entries:
+        """Return the (at most) ``keep`` entries with the most work the memos gained since their
+        last harvest."""
+        if keep <= 0:
+            return Entries.empty()
+        new = Entries.concat([ws.table.harvest() for ws in self.workspaces]).merged()
+        if len(self.workspaces) > 1:  # each thread's memo gets what the others found
+            for ws in self.workspaces:
+                ws.table.preload(new)
+        return new.top(keep, min_work)
 
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
                  bound: int) -> tuple[int, bool]:
@@ -441,7 +501,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
           moves: list[tuple[Word, int]] | None = None, memo_mb: int = DEFAULT_MEMO_MB,
           progress: Callable[[dict], None] | None = None, alternatives: int = 0,
           workers: int | None = None, objective: str = "total", build_tree: bool = True,
-          vector_max: int | None = None) -> OptimalResult:
+          vector_max: int | None = None, known: Entries | None = None, keep_subproblems: int = 0,
+          min_work: int = 0, tables: list[MemoTable] | None = None) -> OptimalResult:
     """Return the optimal tree (least total guesses, every answer within ``max_guesses``).
 
     ``start`` fixes the first guess; otherwise first guesses are tried by increasing bound
@@ -451,6 +512,11 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     ``alternatives`` K also proves the values of the K next-best first guesses. ``workers``
     threads (default 2) share the buckets; ``vector_max`` tunes the kernel (sets up to that
     size use the vectorized scan; 0 turns it off; the value never changes a result).
+    ``known`` subproblem entries (of a run over the same game, lists and mode) are put in the
+    memo first; ``keep_subproblems`` N returns the N new entries with the most work (at least
+    ``min_work``) in ``result.subproblems`` (see ``gpusolve.subproblems``). ``tables``: a list
+    holding the memo tables to use and keep (filled with new ones when empty or unfit), so that
+    successive searches share their memo. None of these changes a result.
     """
     from .kernels.optimal_cpu import INF
 
@@ -479,7 +545,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         rows = ctx.answer_rows[alive].copy()
     if workers is None:
         workers = max(1, min(2, os.cpu_count() or 1))
-    search = _Search(ctx, workers, memo_mb, progress)
+    search = _Search(ctx, workers, memo_mb, progress, known, tables)
     search._stops = []
 
     # first-guess candidates with their bounds
@@ -576,6 +642,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
             raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
     result.nodes = search.nodes
     result.counters = search.counters()
+    if not interrupted:
+        result.subproblems = search.new_entries(keep_subproblems, min_work)
     result.seconds = time.perf_counter() - started
     search.close()
     return result
@@ -587,4 +655,5 @@ def value_of(pm: PatternMatrix, moves: list[tuple[Word, int]], mode: str = "norm
     return solve(pm, mode=mode, max_guesses=max_guesses, moves=moves, alternatives=alternatives, **kw)
 
 
-__all__ = ["DEFAULT_MEMO_MB", "OBJECTIVES", "WORDLE", "Alternative", "OptimalResult", "solve", "value_of"]
+__all__ = ["DEFAULT_MEMO_MB", "OBJECTIVES", "WORDLE", "Alternative", "MemoTable", "OptimalResult", "solve",
+           "value_of"]

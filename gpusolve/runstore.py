@@ -6,63 +6,85 @@ A run directory holds ``run.sqlite`` with three tables:
   max guesses, metric, objective, cutoff...), written once when the run starts; opening the
   run again with other parameters is refused with a one-line error.
 * ``results``: one row per finished unit (a start word): its position in the guess list, the
-  result as JSON (deterministic: equal on every run), and how it was obtained (seconds, worker)
-  kept apart so that results compare equal across runs. Each finished batch is one transaction.
-* ``subproblems``: the exact search's solved-subproblem cache, key (64-bit) -> value, with a
-  flag saying whether the value is exact or a proven lower bound.
+  result as JSON (deterministic: equal on every run), and how it was obtained (seconds, worker,
+  nodes searched, hits on cached subproblems) kept apart so that results compare equal across
+  runs. Each finished batch is one transaction, together with its new subproblems.
+* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.subproblems``): a
+  128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high; the search hashes the answer
+  set, the depth left and, in hard mode, the allowed-guess list into it) -> value, whether it is
+  exact or a proven lower bound, the best guess row of an exact value (-1: none), the set's size
+  and the work it took. At most ``STORE_MAX`` entries: beyond that the least work goes.
 
 SQLite's journal makes every transaction all-or-nothing, so a process killed at any moment
-(even SIGKILL) leaves the store readable, holding exactly the batches committed before it died.
+(even SIGKILL, even halfway through writing subproblems) leaves the store readable, holding
+exactly the batches committed before it died.
+
+Schema versions: 1 (64-bit subproblem keys, no counters) is migrated in place to 2 when opened:
+its results are kept, its subproblems (useless to the new search) dropped. Other versions are
+refused with one line.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 import platformdirs
 
 from .errors import GpusolveError
+from .subproblems import STORE_MAX, Entries
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DATABASE = "run.sqlite"
 
+_PARAMS = "CREATE TABLE IF NOT EXISTS params (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _TABLES = """
-CREATE TABLE IF NOT EXISTS params (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS results (
     unit TEXT PRIMARY KEY,
     position INTEGER NOT NULL,
     result TEXT NOT NULL,
     seconds REAL,
     worker TEXT,
-    finished REAL DEFAULT ((julianday('now') - 2440587.5) * 86400.0)
+    finished REAL DEFAULT ((julianday('now') - 2440587.5) * 86400.0),
+    nodes INTEGER,
+    store_hits INTEGER
 );
 CREATE TABLE IF NOT EXISTS subproblems (
-    key INTEGER PRIMARY KEY,
+    k1 INTEGER NOT NULL,
+    k2 INTEGER NOT NULL,
     value INTEGER NOT NULL,
-    exact INTEGER NOT NULL
+    exact INTEGER NOT NULL,
+    guess INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    work INTEGER NOT NULL,
+    PRIMARY KEY (k1, k2)
 ) WITHOUT ROWID;
 """
+_INDEX = "CREATE INDEX IF NOT EXISTS subproblems_by_work ON subproblems (work)"
+_COLUMNS = {
+    "results": ["unit", "position", "result", "seconds", "worker", "finished", "nodes", "store_hits"],
+    "subproblems": ["k1", "k2", "value", "exact", "guess", "size", "work"],
+}
+_MIGRATE_1 = """
+DROP TABLE subproblems;
+ALTER TABLE results ADD COLUMN nodes INTEGER;
+ALTER TABLE results ADD COLUMN store_hits INTEGER;
+UPDATE params SET value = '2' WHERE name = 'schema_version';
+"""
+
+FAULT = "GPUSOLVE_STORE_FAULT"
+"""Test hook: ``GPUSOLVE_STORE_FAULT=N`` makes the process SIGKILL itself right after writing its
+N-th subproblem row (inside the transaction), to test kills in the middle of a write."""
 
 
 def runs_dir() -> Path:
     """Return the folder holding default run directories: $GPUSOLVE_RUNS_DIR or the user data dir."""
     return Path(os.environ.get("GPUSOLVE_RUNS_DIR") or platformdirs.user_data_path("gpusolve") / "runs")
-
-
-def _signed(key: int) -> int:
-    """Return a 64-bit unsigned key as the signed integer SQLite stores."""
-    key = int(key) & 0xFFFFFFFFFFFFFFFF
-    return key - (1 << 64) if key >= 1 << 63 else key
-
-
-def _unsigned(key: int) -> int:
-    """Return the unsigned 64-bit key of a stored signed integer."""
-    return key & 0xFFFFFFFFFFFFFFFF
 
 
 class RunStore:
@@ -76,30 +98,64 @@ class RunStore:
             self.db = sqlite3.connect(self.path / DATABASE, timeout=60, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             raise GpusolveError(f"cannot open run directory {self.path}: {e}") from None
+        self._written = 0
+        self._fault = int(os.environ.get(FAULT) or 0)
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             with self._transaction():
-                for statement in _TABLES.split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                self.db.execute(_PARAMS)
                 self._check_params()
+        except GpusolveError:
+            self.db.close()
+            raise
         except sqlite3.DatabaseError as e:
             self.db.close()
-            raise GpusolveError(f"{self.path / DATABASE} is not a readable run store: {e}") from None
+            raise self._unreadable(e) from None
+
+    def _unreadable(self, e: Exception) -> GpusolveError:
+        return GpusolveError(f"{self.path / DATABASE} is not a readable run store: {e}")
+
+    def _create_tables(self) -> None:
+        for statement in _TABLES.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+
+    def _check_layout(self) -> None:
+        for table, columns in _COLUMNS.items():
+            found = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
+            if found != columns:
+                raise GpusolveError(f"{self.path / DATABASE} is not a readable run store: table {table} has "
+                                    f"columns {', '.join(found) or 'none'} (schema {SCHEMA_VERSION} has "
+                                    f"{', '.join(columns)})")
 
     # --- parameters -------------------------------------------------------------------------
 
     def _check_params(self) -> None:
         rows = self.db.execute("SELECT name, value FROM params")
-        stored = {name: json.loads(value) for name, value in rows}
+        try:
+            stored = {name: json.loads(value) for name, value in rows}
+        except ValueError:
+            raise self._unreadable(ValueError("bad parameters")) from None
         if not stored:
             rows = [("schema_version", json.dumps(SCHEMA_VERSION))]
             rows += [(k, json.dumps(v)) for k, v in sorted(self.params.items())]
             self.db.executemany("INSERT INTO params VALUES (?, ?)", rows)
+            self._create_tables()
+            self.db.execute(_INDEX)
             return
-        if stored.pop("schema_version", None) != SCHEMA_VERSION:
-            raise GpusolveError(f"run directory {self.path} was written by another version of gpusolve")
+        version = stored.pop("schema_version", None)
+        if version == 1:  # 64-bit subproblem keys: keep the results, drop the cache
+            for statement in _MIGRATE_1.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+        elif version != SCHEMA_VERSION:
+            raise GpusolveError(
+                f"run directory {self.path} has store schema {_show(version)}, not {SCHEMA_VERSION} "
+                "(written by another version of gpusolve): use that version or another --run-dir")
+        self._create_tables()
+        self._check_layout()
+        self.db.execute(_INDEX)
         if stored != self.params:
             diffs = [
                 f"{k}={_show(stored.get(k))} (now {_show(self.params.get(k))})"
@@ -115,56 +171,100 @@ class RunStore:
 
     def finished(self) -> set[str]:
         """Return the units already finished."""
-        return {unit for (unit,) in self.db.execute("SELECT unit FROM results")}
+        return {unit for (unit,) in self._read("SELECT unit FROM results")}
 
     def results(self) -> dict[str, dict]:
         """Return every finished unit's result, in guess-list order."""
-        rows = self.db.execute("SELECT unit, result FROM results ORDER BY position")
+        rows = self._read("SELECT unit, result FROM results ORDER BY position")
         return {unit: json.loads(result) for unit, result in rows}
 
     def count(self) -> int:
         """Return the number of finished units."""
-        return self.db.execute("SELECT count(*) FROM results").fetchone()[0]
+        return self._read("SELECT count(*) FROM results")[0][0]
 
     def save(self, results: Iterable[tuple[str, int, dict]], seconds: float | None = None,
-             worker: str | None = None, subproblems: Iterable[tuple[int, int, bool]] = ()) -> None:
-        """Record finished units (unit, position, result) and new subproblems in one transaction."""
-        rows = [(unit, int(position), json.dumps(result, sort_keys=True), seconds, worker)
-                for unit, position, result in results]
-        with self._transaction():
-            self.db.executemany(
-                "INSERT OR IGNORE INTO results (unit, position, result, seconds, worker) "
-                "VALUES (?, ?, ?, ?, ?)", rows)
-            self._save_subproblems(subproblems)
+             worker: str | None = None, subproblems: Entries | None = None,
+             counts: Sequence[tuple[int, int]] | None = None) -> None:
+        """Record finished units (unit, position, result), with their (nodes, store hits) when
+        given, and their new subproblems, in one transaction."""
+        results = list(results)
+        if counts is None or len(counts) != len(results):
+            counts = [(None, None)] * len(results)
+        rows = [(unit, int(position), json.dumps(result, sort_keys=True), seconds, worker, n, h)
+                for (unit, position, result), (n, h) in zip(results, counts)]
+        try:
+            with self._transaction():
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO results (unit, position, result, seconds, worker, nodes, "
+                    "store_hits) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                if subproblems is not None and len(subproblems):
+                    self._save_subproblems(subproblems)
+        except sqlite3.DatabaseError as e:
+            raise self._unreadable(e) from None
+
+    def tally(self, units: Iterable[str]) -> tuple[int, int]:
+        """Return the (nodes, store hits) recorded for ``units`` (summed; unknown counts as 0)."""
+        wanted = set(units)
+        rows = [(n or 0, h or 0) for u, n, h in self._read("SELECT unit, nodes, store_hits FROM results")
+                if u in wanted]
+        return sum(n for n, _ in rows), sum(h for _, h in rows)
 
     # --- subproblem cache -------------------------------------------------------------------
 
-    def load_subproblems(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return the cached subproblems as arrays (keys uint64, values int64, exact bool)."""
-        rows = self.db.execute("SELECT key, value, exact FROM subproblems").fetchall()
-        keys = np.array([_unsigned(k) for k, _, _ in rows], dtype=np.uint64)
-        values = np.array([v for _, v, _ in rows], dtype=np.int64)
-        exact = np.array([bool(e) for _, _, e in rows], dtype=np.bool_)
-        return keys, values, exact
+    def load_subproblems(self) -> Entries:
+        """Return the cached subproblems (``gpusolve.subproblems.Entries``)."""
+        rows = self._read("SELECT k1, k2, value, exact, guess, size, work FROM subproblems")
+        if not rows:
+            return Entries.empty()
+        cols = list(zip(*rows))
+        k1, k2 = (np.array(c, np.int64).view(np.uint64) for c in cols[:2])
+        return Entries(k1, k2, np.array(cols[2], np.int64), np.array(cols[3], np.bool_),
+                       np.array(cols[4], np.int32), np.array(cols[5], np.int32), np.array(cols[6], np.int64))
 
-    def save_subproblems(self, rows: Iterable[tuple[int, int, bool]]) -> None:
-        """Merge (key, value, exact) rows into the cache in one transaction (exact values win)."""
-        with self._transaction():
-            self._save_subproblems(rows)
+    def save_subproblems(self, entries: Entries) -> None:
+        """Merge entries into the cache in one transaction (exact values win, then higher bounds)."""
+        try:
+            with self._transaction():
+                self._save_subproblems(entries)
+        except sqlite3.DatabaseError as e:
+            raise self._unreadable(e) from None
 
-    def _save_subproblems(self, rows: Iterable[tuple[int, int, bool]]) -> None:
+    def _save_subproblems(self, entries: Entries) -> None:
         # An exact value replaces a lower bound; a higher lower bound replaces a lower one.
         self.db.executemany(
-            "INSERT INTO subproblems (key, value, exact) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+            "INSERT INTO subproblems (k1, k2, value, exact, guess, size, work) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(k1, k2) DO UPDATE SET "
             "value = CASE WHEN subproblems.exact THEN subproblems.value WHEN excluded.exact THEN "
             "excluded.value ELSE max(subproblems.value, excluded.value) END, "
-            "exact = max(subproblems.exact, excluded.exact)",
-            ((_signed(k), int(v), int(bool(e))) for k, v, e in rows),
+            "guess = CASE WHEN subproblems.exact THEN subproblems.guess ELSE excluded.guess END, "
+            "exact = max(subproblems.exact, excluded.exact), "
+            "work = max(subproblems.work, excluded.work)",
+            self._rows(entries),
         )
+        over = self.subproblem_count() - STORE_MAX
+        if over > 0:  # keep the entries that took the most work
+            self.db.execute("DELETE FROM subproblems WHERE (k1, k2) IN "
+                            "(SELECT k1, k2 FROM subproblems ORDER BY work LIMIT ?)", (over,))
+
+    def _rows(self, entries: Entries):
+        k1 = entries.k1.view(np.int64).tolist()
+        k2 = entries.k2.view(np.int64).tolist()
+        for row in zip(k1, k2, entries.value.tolist(), entries.exact.astype(int).tolist(),
+                       entries.guess.tolist(), entries.size.tolist(), entries.work.tolist()):
+            yield row
+            self._written += 1
+            if self._written == self._fault:
+                os.kill(os.getpid(), signal.SIGKILL)
 
     def subproblem_count(self) -> int:
         """Return the number of cached subproblems."""
-        return self.db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
+        return self._read("SELECT count(*) FROM subproblems")[0][0]
+
+    def _read(self, query: str) -> list[tuple]:
+        try:
+            return self.db.execute(query).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise self._unreadable(e) from None
 
     # --- plumbing ---------------------------------------------------------------------------
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from .cache import write_atomic
 from .errors import GpusolveError
 from .fanout import OnBatch, run_units
@@ -72,6 +74,9 @@ class Ranking:
     candidates: int
     statement: str = ""
     files: list[Path] = field(default_factory=list)
+    nodes: int = 0
+    store_hits: int = 0
+    subproblems: int = 0
 
     def as_dict(self, top: int | None = None) -> dict:
         """Return the ranking as JSON: parameters, statement and the ``top`` rows (default all)."""
@@ -81,6 +86,9 @@ class Ranking:
             "candidates": self.candidates,
             "computed": self.computed,
             "seconds": round(self.seconds, 3),
+            "nodes": self.nodes,
+            "store_hits": self.store_hits,
+            "subproblems": self.subproblems,
             "statement": self.statement,
             "results": self.rows if top is None else self.rows[:top],
         }
@@ -104,23 +112,31 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
                 most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
-                threads: int | None = None) -> Ranking:
-    """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks."""
+                threads: int | None = None, reuse: bool = True) -> Ranking:
+    """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks.
+
+    ``reuse``: exact searches start from the run store's solved subproblems (and write theirs);
+    False computes each start word from scratch (the results are the same).
+    """
     start = time.perf_counter()
     if not words:
         raise GpusolveError("no start words to rank")
     units = [(w, pm.guess_index[w]) for w in words]
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
+        before = store.finished()
         computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
-                             most=most, backend=backend, on_batch=on_batch, threads=threads)
+                             most=most, backend=backend, on_batch=on_batch, threads=threads, reuse=reuse)
         stored = store.results()
+        nodes, hits = store.tally(set(words) - before)
+        cached = store.subproblem_count()
     wanted = set(words)
     results = {w: r for w, r in stored.items() if w in wanted}
     rows = _rows(job, results, pm.guess_index, pm.shape[1])
-    ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words))
+    ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words), nodes=nodes,
+                     store_hits=hits, subproblems=cached)
     if job.task in ("exact", "reference-exact"):
-        ranked.statement = proof_statement(rows, len(pm.guesses), job.cutoff)
+        ranked.statement = proof_statement(rows, len(openings(pm, job.mode)), job.cutoff)
     ranked.files = write_results(ranked)
     return ranked
 
@@ -143,11 +159,19 @@ def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     return run_ranking(pm, job, list(words), **run)
 
 
-def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "entropy") -> list[Word]:
-    """Return the ``candidates`` best start words by a cheap partition metric (None: all of them)."""
+def openings(pm: PatternMatrix, mode: str) -> np.ndarray:
+    """Return the guess rows a game may open with: the answers' in consistent mode, else all."""
+    return np.sort(pm.answer_rows) if mode == "consistent" else np.arange(len(pm.guesses))
+
+
+def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "entropy",
+                     mode: str = "normal") -> list[Word]:
+    """Return the ``candidates`` best start words by a cheap partition metric (None: all that
+    ``mode`` allows)."""
     from .metrics import partition_table
 
-    order = ranking(partition_table(pm), metric)
+    rows = openings(pm, mode)
+    order = rows[ranking(partition_table(pm, guess_rows=rows), metric)]
     chosen = order if candidates is None else order[:candidates]
     return [pm.guesses[i] for i in chosen]
 
@@ -167,7 +191,7 @@ def rank_exact(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     if candidates is not None and candidates < 1:
         raise GpusolveError(f"--candidates must be at least 1 (or 'all'), not {candidates}")
     job = make_job(task, pm, guesses, answers, mode, max_guesses, "", cutoff)
-    chosen = list(words) if words is not None else exact_candidates(pm, candidates, metric)
+    chosen = list(words) if words is not None else exact_candidates(pm, candidates, metric, mode)
     return run_ranking(pm, job, chosen, **run)
 
 

@@ -4,8 +4,10 @@ A ``Job`` names the task and every parameter that changes its answer; it is smal
 picklable, so it travels to Dask workers, which rebuild (or load from the disk cache) the
 pattern matrix it describes. A unit function takes the matrix, the job, the guess rows of the
 start words and the subproblem cache, and returns one JSON-ready result per start word. The
-results must depend only on the job and the start word (never on timing, order or worker), so
-that a resumed or distributed run gives exactly the results of an uninterrupted one.
+results must depend only on the job and the start word (never on timing, order, worker or what
+the cache holds), so that a resumed or distributed run gives exactly the results of an
+uninterrupted one. Units that search (``exact``, ``reference-exact``) read the cache, add their
+worthwhile new subproblems to it, and count their nodes and hits on it per start word.
 
 Tasks: ``greedy-tree`` and ``exact`` (the real searches, ``gpusolve.greedy`` and
 ``gpusolve.optimal``), and three small pure-Python ones used as stand-ins and test oracles:
@@ -27,6 +29,7 @@ from .games import make_game
 from .metrics import METRICS, partition_table, ranking
 from .modes import check_mode, hard_mode_allows
 from .patterns import PatternMatrix, pattern_matrix
+from .subproblems import MIN_WORK, PER_UNIT, Subproblems
 from .words import Word
 
 INFINITE = 1 << 40
@@ -112,32 +115,6 @@ def matrix_for(job: Job, backend: str | None = None) -> PatternMatrix:
     return pm
 
 
-class Subproblems:
-    """The exact search's solved-subproblem cache: key -> (value, exact), and the new entries."""
-
-    def __init__(self, keys=(), values=(), exact=()) -> None:
-        self.known: dict[int, tuple[int, bool]] = {
-            int(k): (int(v), bool(e)) for k, v, e in zip(keys, values, exact)}
-        self.fresh: dict[int, tuple[int, bool]] = {}
-
-    def get(self, key: int) -> tuple[int, bool] | None:
-        """Return (value, exact) of a cached subproblem, or None."""
-        return self.known.get(key)
-
-    def put(self, key: int, value: int, exact: bool) -> None:
-        """Record a solved subproblem (an exact value, or a proven lower bound)."""
-        old = self.known.get(key)
-        if old is not None and (old[1] or (not exact and old[0] >= value)):
-            return
-        self.known[key] = self.fresh[key] = (int(value), bool(exact))
-
-    def take_fresh(self) -> list[tuple[int, int, bool]]:
-        """Return the entries added since the last call, as (key, value, exact) rows."""
-        rows = [(k, v, e) for k, (v, e) in self.fresh.items()]
-        self.fresh = {}
-        return rows
-
-
 UnitFunction = Callable[..., list[dict]]
 """``unit(pm, job, rows, memo, threads=None) -> [result]``: one JSON-ready result per guess row."""
 
@@ -208,7 +185,7 @@ def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Su
 
 def _subproblem_key(answers: np.ndarray, depth: int) -> int:
     digest = hashlib.blake2b(np.ascontiguousarray(answers, dtype=np.int32).tobytes() + bytes([depth]),
-                             digest_size=8).digest()
+                             digest_size=16).digest()
     return int.from_bytes(digest, "little")
 
 
@@ -223,11 +200,13 @@ def reference_value(pm: PatternMatrix, answers: np.ndarray, depth: int, memo: Su
     cached = memo.get(key)
     if cached is not None and cached[1]:
         return cached[0]
+    memo.nodes += 1
+    before = memo.nodes
     best = INFINITE
     for guess in range(pm.shape[0]):
         value = _guess_value(pm, answers, guess, depth, memo)
         best = min(best, value)
-    memo.put(key, best, True)
+    memo.put(key, best, True, -1, n, (memo.nodes - before + 1) * n * pm.shape[0])
     return best
 
 
@@ -261,7 +240,11 @@ def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Sub
     answers = np.arange(pm.shape[1], dtype=np.int32)
     out = []
     for r in rows:
-        total = _guess_value(pm, answers, r, job.max_guesses, memo)
+        own = memo if memo.reuse else Subproblems()  # without reuse: a fresh cache per start word
+        total = _guess_value(pm, answers, r, job.max_guesses, own)
+        if own is not memo:
+            memo.count(own.nodes, 0)
+        memo.end_unit()
         if total >= INFINITE and job.cutoff is None:
             out.append({"value": None, "exact": True})  # impossible within max_guesses
         else:
@@ -283,23 +266,38 @@ def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subprob
 
 def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                threads: int | None = None) -> list[dict]:
-    """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.optimal``."""
+    """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.optimal``.
+
+    The searches share ``memo.tables`` (the compiled memo, kept by the worker from unit to unit)
+    after loading the run store's entries into them, and add to ``memo`` the ``PER_UNIT`` new
+    entries of each start word with the most work (at least ``MIN_WORK``) for the store; with
+    ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
+    """
     try:
         from .optimal import solve
     except ImportError:
         raise GpusolveError("the exact search (gpusolve.optimal) is not in this build") from None
     out = []
     for r in rows:
+        reuse = {}
+        if memo.reuse:  # the memo tables stay with the worker; new store snapshots go into them
+            reuse = {"known": memo.take_pending(), "tables": memo.tables, "keep_subproblems": PER_UNIT,
+                     "min_work": MIN_WORK}
         try:
             res = solve(pm, start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
-                        cutoff=job.cutoff, workers=threads)
+                        cutoff=job.cutoff, workers=threads, **reuse)
         except GpusolveError as e:
             if not str(e).startswith("no strategy"):
                 raise
+            memo.end_unit()
             out.append({"value": None, "exact": True})  # impossible within max_guesses
             continue
         if res.interrupted:
             raise KeyboardInterrupt
+        memo.count(res.nodes, res.counters.get("store_hits", 0))
+        memo.end_unit()
+        if res.subproblems is not None and memo.reuse:
+            memo.add(res.subproblems)
         if res.total is None:  # proven: total >= cutoff
             out.append(exact_result(int(job.cutoff), False, job.cutoff))
             continue

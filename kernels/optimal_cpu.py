@@ -23,7 +23,10 @@ What makes it fast, every step admissible (nothing that could change a value is 
   cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
 * a memo (set-associative, bounded) keyed by two independent 64-bit Zobrist hashes of the
   set plus the depth (and, in hard mode, the allowed-guess list), holding exact values with
-  their best guess, and proven lower bounds.
+  their best guess, and proven lower bounds, each with the work it took (nodes plus reply
+  cells scanned in its subtree). An entry means the same thing in every search over the same
+  game, lists and mode (a true V or a true lower bound, whatever the caller's ``beta``), so a
+  run store keeps the costly ones and ``memo_preload`` puts them back (``gpusolve.subproblems``).
 
 Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
 NYT rule for Wordle, "would have given every reply so far" for the other games),
@@ -54,7 +57,9 @@ P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX
 N_PARAMS = 8
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
-N_STATS = 24
+S_STORE_HITS = 24
+"""Memo hits on preloaded entries (8 + d and 16 + d count per depth, 14 and 15 are diagnostics)."""
+N_STATS = 32
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
@@ -70,7 +75,10 @@ _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 @njit(cache=True, nogil=True, inline="always")
 def _memo_key(h1, h2, d):
-    """Return the two memo keys of a set hash pair and a depth."""
+    """Return the two memo keys of a set hash pair and a depth.
+
+    Run stores keep these keys across processes: a change to them (or to the Zobrist tables of
+    ``gpusolve.optimal._Context``) needs a new ``gpusolve.runstore.SCHEMA_VERSION``."""
     k1 = h1 + np.uint64(d + 1) * _GOLD
     k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
     return k1, k2
@@ -88,8 +96,10 @@ def _memo_find(mk1, mk2, mask, k1, k2):
 
 
 @njit(cache=True, nogil=True)
-def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, flag, value, guess, size, stats):
-    """Store an exact value or a lower bound for (k1, k2), replacing the smallest set."""
+def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, flag, value, guess, size, work,
+                stats):
+    """Store an exact value or a lower bound for (k1, k2) with the work it took, replacing the
+    smallest set."""
     base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
     victim = base
     for w in range(WAYS):
@@ -112,7 +122,42 @@ def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, flag, value,
     mguess[victim] = guess
     mflag[victim] = flag
     msize[victim] = size
+    mwork[victim] = work
     stats[S_MEMO_STORES] += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spent(stats, w0):
+    """Return the work done since ``w0``: nodes plus reply cells scanned."""
+    return stats[S_NODES] + stats[S_SCANNED] - w0
+
+
+@njit(cache=True, nogil=True)
+def memo_preload(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, value, exact, guess, size,
+                 work, stats):
+    """Store known entries (from a run store) in a memo; their work is kept negated (-work - 1)
+    so that hits on them are counted (``S_STORE_HITS``) and they are told apart from new ones."""
+    for i in range(k1.shape[0]):
+        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1[i], k2[i],
+                    EXACT if exact[i] else LOWER, value[i], guess[i], size[i], -work[i] - 1, stats)
+
+
+@njit(cache=True, nogil=True)
+def memo_harvest(mflag, mwork):
+    """Return the slots of entries computed since the last harvest (positive work), and mark
+    them known from now on (work negated, as ``memo_preload`` does)."""
+    n = 0
+    for i in range(mflag.shape[0]):
+        if mflag[i] != EMPTY and mwork[i] > 0:
+            n += 1
+    out = np.empty(n, np.int64)
+    n = 0
+    for i in range(mflag.shape[0]):
+        if mflag[i] != EMPTY and mwork[i] > 0:
+            out[n] = i
+            n += 1
+            mwork[i] = -mwork[i] - 1
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -322,7 +367,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
     tmpT, ident,
           bcode, bstart, bsize, blb, scratch,
-          mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+          mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
 
     The node's answers are positions ``lo:lo + n`` of row ``level`` of ``cols`` (columns of
@@ -346,6 +391,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
         return 3
     if stop[0] != 0:
         return INF
+    w0 = stats[S_NODES] + stats[S_SCANNED]
     stats[S_NODES] += 1
     stats[16 + d] += 1
     mode = params[P_MODE]
@@ -370,6 +416,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     known_lb = 2 * n - 1
     if slot >= 0:
         stats[S_MEMO_HITS] += 1
+        if mwork[slot] < 0:
+            stats[S_STORE_HITS] += 1
         if mflag[slot] == EXACT:
             if level == 0:
                 stats[S_BEST] = mguess[slot]
@@ -401,8 +449,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT,
-                                2 * n - 1, g, n, stats)
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT,
+                                2 * n - 1, g, n, _spent(stats, w0), stats)
                 return 2 * n - 1
             if k == 1 and pair < 0:
                 pair = rowg[level, r]
@@ -411,8 +459,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
             if level == 0:
                 stats[S_BEST] = pair
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
-                            pair, n, stats)
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                            pair, n, _spent(stats, w0), stats)
             return 2 * n
         stats[S_STAMP] += 1
         node_stamp = stats[S_STAMP]
@@ -428,22 +476,22 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
-                                g, n, stats)
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                                g, n, _spent(stats, w0), stats)
                 return 2 * n
     if not fast:
         if d == 2:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
-                            n, stats)
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1,
+                            n, _spent(stats, w0), stats)
             return INF
         # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
         if known_lb < 2 * n:
             known_lb = 2 * n
         if known_lb >= beta:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
-                            -1, n, stats)
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb,
+                            -1, n, _spent(stats, w0), stats)
             return known_lb
 
     # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
@@ -495,23 +543,23 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, 2 * n,
-                                g, n, stats)
+                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                                g, n, _spent(stats, w0), stats)
                 return 2 * n
             lb = 3 * n - (1 if in_s else 0) - nb
             if lb < scan_lb and (nb > 1 or in_s):
                 scan_lb = lb
         if d == 2 or scan_lb >= INF:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1,
-                            n, stats)
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1,
+                            n, _spent(stats, w0), stats)
             return INF
         known_lb = max(known_lb, 2 * n, scan_lb)
         if known_lb >= beta:
             stats[14] += 1
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb,
-                            -1, n, stats)
+                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb,
+                            -1, n, _spent(stats, w0), stats)
             return known_lb
         for j in range(m_in):
             g = rowg[level, rows[j]]
@@ -562,8 +610,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
         if stop[0] == 0 and cg < 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, INF, -1, n,
-                        stats)
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1, n,
+                        _spent(stats, w0), stats)
         return INF
 
     order = np.argsort(keys[level, :nsurv])
@@ -574,8 +622,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if known_lb >= beta:
         stats[14] += 1
         if stop[0] == 0 and cg < 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, known_lb, -1,
-                        n, stats)
+            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb, -1,
+                        n, _spent(stats, w0), stats)
         return known_lb
 
     if mode == NORMAL:
@@ -714,7 +762,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                           mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
                           zob32, tmpT, ident,
                           bcode, bstart, bsize, blb, scratch,
-                          mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+                          mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop)
                 if v < blb[level, b]:
                     v = blb[level, b]
                 total = rest + v
@@ -731,12 +779,13 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if best < beta:
         if level == 0:
             stats[S_BEST] = best_g
-        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, EXACT, best, best_g, n,
-                    stats)
+        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, best, best_g, n,
+                    _spent(stats, w0), stats)
         return best
     if lower < known_lb:
         lower = known_lb
-    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mask, k1, k2, LOWER, lower, -1, n, stats)
+    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, lower, -1, n,
+                _spent(stats, w0), stats)
     return lower
 
 
@@ -747,7 +796,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
               mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
     tmpT, ident,
               bcode, bstart, bsize, blb, scratch,
-              mk1, mk2, mval, mguess, mflag, msize, stats, stop):
+              mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
 
     ``answers`` are columns of the full reply matrix ``codes``; ``guesses`` its rows allowed
@@ -790,7 +839,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
                  mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
     tmpT, ident,
                  bcode, bstart, bsize, blb, scratch,
-                 mk1, mk2, mval, mguess, mflag, msize, stats, stop)
+                 mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop)
 
 
 @njit(cache=True, nogil=True)
@@ -819,4 +868,4 @@ def guess_bounds(codes, answers, rows, answer_rows, solved, n_patterns, out):
         out[j, 2] = sq
 
 
-__all__ = ["INF", "SCRATCH", "guess_bounds", "hard_filter", "solve_set"]
+__all__ = ["INF", "SCRATCH", "guess_bounds", "hard_filter", "memo_harvest", "memo_preload", "solve_set"]

@@ -80,6 +80,24 @@ def test_bad_input_is_one_line(args, fragment, monkeypatch):
     assert_one_line_error(run(*args), fragment)
 
 
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("--frobnicate",), "No such option: --frobnicate"),
+    (("rank", "--frobnicate"), "see 'gpusolve rank --help'"),
+    (("war", "sweep", "--frobnicate"), "see 'gpusolve war sweep --help'"),
+    (("no-such-command",), "No such command"),
+    (("verify",), "Missing argument"),
+    (("optimal-tree", "--cutoff", "many"), "Invalid value for '--cutoff'"),
+])  # fmt: skip
+def test_usage_errors_are_one_line(args, fragment):
+    result = runner.invoke(app, list(args), prog_name="gpusolve")
+    assert_one_line_error(result, fragment)
+
+
+def test_no_arguments_still_prints_help():
+    result = run()
+    assert "Usage:" in result.output and "optimal-tree" in result.output
+
+
 def test_bad_word_list_file(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("crane\nslat3\n")

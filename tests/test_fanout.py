@@ -108,6 +108,23 @@ def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
     assert remote.rows == local.rows and remote.statement == local.statement
 
 
+def test_exact_ranking_on_the_cluster_shares_subproblems(cluster, tmp_path):
+    from wordfiles import ANAGRAMS, anagram_lists
+
+    pytest.importorskip("gpusolve.optimal")
+    address, _ = cluster
+    g, a = anagram_lists(tmp_path)
+    pm = pattern_matrix(make_game(), g, a)
+    first = rank_exact(pm, g, a, words=["SLATE", "TRACE"], batch=1, scheduler=address, run_dir=tmp_path / "x")
+    assert first.subproblems > 0
+    # resumed on the cluster: the store's subproblems go to the workers, and batches in flight
+    # carry what the finished ones found
+    remote = rank_exact(pm, g, a, words=ANAGRAMS, batch=1, scheduler=address, run_dir=tmp_path / "x")
+    local = rank_exact(pm, g, a, words=ANAGRAMS, workers=0, reuse=False, run_dir=tmp_path / "y")
+    assert remote.computed == 4 and remote.store_hits > 0
+    assert remote.rows == local.rows
+
+
 def test_killing_a_worker_mid_run_still_gives_the_same_results(cluster, single, pm, lists, tmp_path):
     address, workers = cluster
     db = tmp_path / "r" / DATABASE

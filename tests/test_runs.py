@@ -19,8 +19,9 @@ from gpusolve.cli import app
 from gpusolve.errors import GpusolveError
 from gpusolve.games import make_game
 from gpusolve.patterns import pattern_matrix
-from gpusolve.runstore import DATABASE, RunStore
+from gpusolve.runstore import DATABASE, FAULT, RunStore
 from gpusolve.startrank import proof_statement, rank_exact, rank_trees
+from gpusolve.subproblems import Entries
 from gpusolve.units import INFINITE, Subproblems, make_job, reference_value
 
 
@@ -67,25 +68,118 @@ def test_store_refuses_a_file_that_is_not_a_store(tmp_path):
         RunStore(tmp_path / "run", {"task": "t"})
 
 
+def _entries(rows):
+    """Return Entries from (key, value, exact) or (key, value, exact, guess, size, work) rows."""
+    return Entries.from_rows([(*r, -1, 3, 1) if len(r) == 3 else r for r in rows])
+
+
 def test_subproblems_merge_exact_values_and_bounds(tmp_path):
-    big = (1 << 64) - 3  # keys are unsigned 64-bit
+    big = (1 << 128) - 3  # keys are 128-bit
+    twin = (7 << 64) | 1  # the same low word as key 1, another high word
     with RunStore(tmp_path / "run", {"task": "t"}) as store:
-        store.save_subproblems([(1, 10, False), (2, 20, True), (big, 7, True)])
-        store.save_subproblems([(1, 8, False), (2, 25, False), (3, 4, False)])  # weaker: ignored
-        store.save_subproblems([(1, 12, False), (3, 6, True)])  # stronger: kept
-        store.save_subproblems([(1, 11, False)])
-        keys, values, exact = store.load_subproblems()
-    got = {int(k): (int(v), bool(e)) for k, v, e in zip(keys, values, exact)}
-    assert got == {1: (12, False), 2: (20, True), 3: (6, True), big: (7, True)}
+        store.save_subproblems(_entries([(1, 10, False), (2, 20, True, 5, 9, 100), (big, 7, True)]))
+        store.save_subproblems(_entries([(1, 8, False), (2, 25, False), (3, 4, False)]))  # weaker: ignored
+        # stronger: kept
+        store.save_subproblems(_entries([(1, 12, False), (3, 6, True, 2, 4, 50), (twin, 99, True)]))
+        store.save_subproblems(_entries([(1, 11, False), (2, 21, True, 6, 9, 300)]))  # weaker; more work
+        loaded = store.load_subproblems()
+        assert store.subproblem_count() == 5
+    got = {k: (v, e, g, w) for k, v, e, g, _, w in loaded.rows()}
+    assert got == {1: (12, False, -1, 1), 2: (20, True, 5, 300), 3: (6, True, 2, 50), big: (7, True, -1, 1),
+                   twin: (99, True, -1, 1)}
 
 
 def test_subproblems_cache_in_memory():
-    memo = Subproblems([5], [30], [False])
+    memo = Subproblems(Entries.from_rows([(5, 30, False, -1, 4, 9)]))
     memo.put(5, 20, False)
-    assert memo.get(5) == (30, False) and memo.take_fresh() == []
+    assert memo.get(5) == (30, False) and len(memo.take_fresh()) == 0
     memo.put(5, 33, True)
     memo.put(6, 3, True)
-    assert sorted(memo.take_fresh()) == [(5, 33, True), (6, 3, True)] and memo.take_fresh() == []
+    assert sorted((k, v, e) for k, v, e, *_ in memo.take_fresh().rows()) == [(5, 33, True), (6, 3, True)]
+    assert len(memo.take_fresh()) == 0 and memo.get(5) == (33, True)
+    assert len(memo.take_pending()) == 1 and len(memo.take_pending()) == 0  # the snapshot, once
+
+
+def test_save_is_all_or_nothing_when_writing_subproblems_fails(tmp_path, monkeypatch):
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        store.save([("SALET", 0, {"v": 1})], subproblems=_entries([(1, 10, True)]))
+
+        def broken(self, entries):
+            yield (2, 0, 5, 1, -1, 3, 1)
+            raise OSError("disk gone")
+
+        monkeypatch.setattr(RunStore, "_rows", broken)
+        with pytest.raises(OSError):
+            store.save([("CRANE", 1, {"v": 2})], subproblems=_entries([(2, 5, True), (3, 6, True)]))
+        assert store.finished() == {"SALET"} and store.subproblem_count() == 1
+
+
+def test_store_keeps_the_subproblems_with_most_work(tmp_path, monkeypatch):
+    monkeypatch.setattr("gpusolve.runstore.STORE_MAX", 3)
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        store.save_subproblems(_entries([(k, 10, True, -1, 3, w) for k, w in [(1, 5), (2, 50), (3, 7)]]))
+        store.save_subproblems(_entries([(4, 10, True, -1, 3, 9), (5, 10, True, -1, 3, 1)]))
+        assert sorted(k for k, *_ in store.load_subproblems().rows()) == [2, 3, 4]
+
+
+V1_TABLES = """
+CREATE TABLE params (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE results (unit TEXT PRIMARY KEY, position INTEGER NOT NULL, result TEXT NOT NULL, seconds REAL,
+    worker TEXT, finished REAL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
+CREATE TABLE subproblems (key INTEGER PRIMARY KEY, value INTEGER NOT NULL, exact INTEGER NOT NULL)
+    WITHOUT ROWID;
+INSERT INTO params VALUES ('schema_version', '1'), ('task', '"t"');
+INSERT INTO results (unit, position, result) VALUES ('SALET', 3, '{"v": 7}');
+INSERT INTO subproblems VALUES (-5, 10, 1);
+"""
+
+
+def test_a_schema_1_store_is_migrated_keeping_its_results(tmp_path):
+    (tmp_path / "run").mkdir()
+    with sqlite3.connect(tmp_path / "run" / DATABASE) as con:
+        con.executescript(V1_TABLES)
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        assert store.results() == {"SALET": {"v": 7}} and store.subproblem_count() == 0
+        store.save([("CRANE", 1, {"v": 8})], subproblems=_entries([(1, 10, True)]), counts=[(40, 2)])
+        assert store.tally(["CRANE", "SALET"]) == (40, 2)
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        assert store.finished() == {"SALET", "CRANE"} and store.subproblem_count() == 1
+    with sqlite3.connect(tmp_path / "run" / DATABASE) as con:
+        assert con.execute("SELECT value FROM params WHERE name = 'schema_version'").fetchone() == ("2",)
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("UPDATE params SET value = '99' WHERE name = 'schema_version'", "has store schema 99, not 2"),
+    ("DELETE FROM params WHERE name = 'schema_version'", "has store schema unset, not 2"),
+    ("DROP TABLE subproblems; CREATE TABLE subproblems (key INTEGER PRIMARY KEY, value INTEGER)",
+     "table subproblems has columns key, value"),
+    ("UPDATE params SET value = '{' WHERE name = 'task'", "not a readable run store"),
+])
+def test_a_store_of_another_schema_is_refused_in_one_line(tmp_path, lists, damage, message):
+    g, a = lists
+    base = ["optimal-tree", "--rank", "--task", "reference-exact", "--guesses", g, "--answers", a,
+            "--run-dir", str(tmp_path / "r"), "--workers", "0", "--quiet", "--candidates", "2"]
+    assert CliRunner().invoke(app, base).exit_code == 0
+    with sqlite3.connect(tmp_path / "r" / DATABASE) as con:
+        con.executescript(damage)
+    out = CliRunner().invoke(app, base)
+    assert out.exit_code == 2 and out.output.startswith("error: ") and out.output.count("\n") == 1
+    assert message in out.output
+
+
+def test_a_corrupt_store_is_a_one_line_error(tmp_path, lists):
+    g, a = lists
+    base = ["optimal-tree", "--rank", "--task", "reference-exact", "--guesses", g, "--answers", a,
+            "--run-dir", str(tmp_path / "r"), "--workers", "0", "--quiet", "--candidates", "all"]
+    assert CliRunner().invoke(app, base).exit_code == 0
+    db = tmp_path / "r" / DATABASE
+    data = bytearray(db.read_bytes())
+    assert len(data) > 8192
+    data[4096:] = b"\xa5" * (len(data) - 4096)  # every page but the first overwritten
+    db.write_bytes(bytes(data))
+    out = CliRunner().invoke(app, base)
+    assert out.exit_code == 2 and out.output.count("\n") == 1
+    assert "is not a readable run store" in out.output
 
 
 # --- resumable rankings -------------------------------------------------------------------------
@@ -165,6 +259,14 @@ def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
     assert resumed.computed == 0 and resumed.rows == full.rows
     some = rank_exact(pm, *lists, task="reference-exact", candidates=3, run_dir=tmp_path / "full", workers=0)
     assert len(some.rows) == 3 and "among the 3" in some.statement
+
+
+def test_consistent_mode_ranks_every_possible_answer(tmp_path, lists, pm):
+    ranked = rank_exact(pm, *lists, mode="consistent", candidates=None, run_dir=tmp_path / "c", workers=0)
+    assert sorted(r["word"] for r in ranked.rows) == sorted(pm.answers)
+    assert f"of all {len(pm.answers)} ranked" in ranked.statement
+    some = rank_exact(pm, *lists, mode="consistent", candidates=2, run_dir=tmp_path / "c", workers=0)
+    assert {r["word"] for r in some.rows} <= set(pm.answers) and "among the 2" in some.statement
 
 
 def test_proof_statement_forms():
@@ -251,6 +353,12 @@ def _count(db: Path) -> int:
         con.close()
 
 
+def _subproblem_count(db: Path) -> int:
+    """Return the subproblems in a store."""
+    with sqlite3.connect(db, timeout=30) as con:
+        return con.execute("SELECT count(*) FROM subproblems").fetchone()[0]
+
+
 @pytest.mark.slow
 def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
     g, a = small_lists(tmp_path, n_answers=20, n_extra=12)
@@ -279,6 +387,18 @@ def test_sigkill_at_any_moment_then_resume_gives_the_same_results(tmp_path):
         assert now >= seen  # committed work is never lost
         seen = now
     assert kills >= 3
+    # kills inside the write of a batch's subproblems (the test hook makes the process SIGKILL
+    # itself right after its N-th subproblem row): the batch is lost whole, nothing else
+    for n in (1, 1, 5, 60):
+        before = _subproblem_count(run / DATABASE)
+        proc = subprocess.run(command, capture_output=True, env={**env, FAULT: str(n)}, cwd=tmp_path,
+                              timeout=300)
+        assert proc.returncode == -signal.SIGKILL
+        now = _count(run / DATABASE)
+        assert now >= seen
+        if n == 1:  # killed in its first transaction: neither its result nor any of its rows
+            assert now == seen and _subproblem_count(run / DATABASE) == before
+        seen = now
     proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     resumed = json.loads(proc.stdout)

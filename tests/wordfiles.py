@@ -19,3 +19,16 @@ def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12, step: int 
     a.write_text("\n".join(answers) + "\n")
     g.write_text("\n".join(sorted(set(answers) | set(extra))) + "\n")
     return str(g), str(a)
+
+
+ANAGRAMS = ["SLATE", "LEAST", "STEAL", "TRACE", "CRATE", "REACT"]
+
+
+def anagram_lists(folder: Path, step: int = 7) -> tuple[str, str]:
+    """Write every ``step``-th answer as the answers and those plus some anagram start words as the
+    guesses (anagrams leave the same set after an all-grey reply: a subproblem two searches share)."""
+    answers = read_words("answers", ascii_uppercase)[::step]
+    a, g = folder / "answers.txt", folder / "guesses.txt"
+    a.write_text("\n".join(answers) + "\n")
+    g.write_text("\n".join(sorted(set(answers) | set(ANAGRAMS))) + "\n")
+    return str(g), str(a)

@@ -6,23 +6,51 @@ import json
 import sys
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
 from ..errors import GpusolveError
 
+try:  # newer Typer runs on its own copy of click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - older Typer runs on click itself
+    from click.exceptions import NoArgsIsHelpError, UsageError
+
+
+def _fail(message: str) -> None:
+    """Print one ``error:`` line on stderr and exit with code 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2) from None
+
+
+def _usage(e: UsageError) -> None:
+    """Fail with a usage error (unknown option, bad value, missing argument) as one line."""
+    where = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+    _fail(f"{e.format_message()}{where}")
+
 
 class _Group(TyperGroup):
-    """A command group that turns a GpusolveError into one line on stderr and exit code 2."""
+    """A command group that turns a GpusolveError or a usage error into one line on stderr and
+    exit code 2."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as e:
+            _usage(e)
+
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except GpusolveError as e:
-            typer.echo(f"error: {e}", err=True)
-            raise typer.Exit(2) from None
+            _fail(str(e))
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as e:
+            _usage(e)
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             raise typer.Exit(130) from None

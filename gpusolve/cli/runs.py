@@ -79,6 +79,9 @@ def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, 
 def _footer(ranked: Ranking) -> None:
     console.print(f"{ranked.computed:,} computed now, {ranked.candidates - ranked.computed:,} from the run "
                   f"directory, in {ranked.seconds:.1f} s; all results: {ranked.files[0]} and .csv")
+    if ranked.job.task in ("exact", "reference-exact") and ranked.computed:
+        console.print(f"searched {ranked.nodes:,} nodes; {ranked.store_hits:,} hits on cached subproblems; "
+                      f"{ranked.subproblems:,} subproblems cached in the run directory")
 
 
 def _words(text: str | None, path: Path | None) -> list[str] | None:
