@@ -303,3 +303,20 @@ def test_progress_reports_depth_and_sets(small_pm):
     pm = cluster_pm(small_pm, 7, 12, 3)
     result = absurdle(pm, progress=lambda depth, sets: calls.append((depth, sets)))
     assert calls and calls[0][1] >= 1 and all(1 <= d <= result.guesses for d, _ in calls)
+
+
+def test_each_kept_set_is_examined_once(small_pm):
+    """The three-guess loop hands every distinct kept set to the two-guess kernel exactly once."""
+    pm = cluster_pm(small_pm, 2, 60, 5)  # the -ATCH words: 6 guesses bring them down to one
+    s = _Search(pm, 10**9)
+    seen = []
+    inner = s.reducible2
+
+    def spy(flat, starts, *rest):
+        seen.extend(frozenset(flat[starts[i]:starts[i + 1]].tolist()) for i in range(len(starts) - 1))
+        return inner(flat, starts, *rest)
+
+    s.reducible2 = spy
+    members = np.arange(pm.shape[1], dtype=np.int32)
+    assert s.reduce(members, 3) is None
+    assert len(seen) > 8 and len(seen) == len(set(seen))
