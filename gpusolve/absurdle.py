@@ -160,6 +160,7 @@ class _Search:
         return found
 
     def key(self, members: np.ndarray) -> int:
+        """Return the 64-bit key of an answer set (XOR of its answers' random words)."""
         return int(np.bitwise_xor.reduce(self.zobrist[members]).astype(np.int64))
 
     def reduce(self, members: np.ndarray, j: int) -> list[int] | None:
