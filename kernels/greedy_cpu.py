@@ -57,8 +57,8 @@ def transpose(src, dst):
 def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain, delta,
                prunable, exclude_solved, has_floor):
     """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties)
-    over the ``m`` answers whose rows start at ``off[:m]`` in ``flat`` (the answer-major matrix,
-    flattened): a guess's codes are ``flat[off[k] + g]``.
+    over the ``m`` answers whose rows start at ``off[:m]`` (uint64) in ``flat`` (the answer-major
+    matrix, flattened): a guess's codes are ``flat[off[k] + g]``.
 
     A guess's scan stops once its partial key reaches the best key so far (``prunable``
     metrics), checked once every four answers; a guess that leaves every answer in one branch
@@ -79,7 +79,7 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
     base = np.int64(0)
     m4 = m - (m & 3)
     for p in range(p0, p1):
-        g = pool[p]
+        g = np.uint64(pool[p])  # unsigned offsets: no negative-index wraparound in the loads
         lim = best if prunable else BIG
         acc = np.int64(0)
         k = 0
@@ -89,22 +89,22 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
                 v = hist[c] - base
                 h = v if v > 0 else 0
                 hist[c] = base + h + 1
-                acc += delta[h]
+                acc += delta[np.uint64(h)]
                 c = flat[off[k + 1] + g]
                 v = hist[c] - base
                 h = v if v > 0 else 0
                 hist[c] = base + h + 1
-                acc += delta[h]
+                acc += delta[np.uint64(h)]
                 c = flat[off[k + 2] + g]
                 v = hist[c] - base
                 h = v if v > 0 else 0
                 hist[c] = base + h + 1
-                acc += delta[h]
+                acc += delta[np.uint64(h)]
                 c = flat[off[k + 3] + g]
                 v = hist[c] - base
                 h = v if v > 0 else 0
                 hist[c] = base + h + 1
-                acc += delta[h]
+                acc += delta[np.uint64(h)]
                 k += 4
                 if acc >= lim:
                     break
@@ -114,7 +114,7 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
                     v = hist[c] - base
                     h = v if v > 0 else 0
                     hist[c] = base + h + 1
-                    acc += delta[h]
+                    acc += delta[np.uint64(h)]
                     k += 1
         else:
             while k < m4:
@@ -182,7 +182,7 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
     where = np.full(threads, -1, np.int64)
     flat = mat.reshape(mat.size)
     m = hi - lo
-    off = np.empty(m, np.int64)
+    off = np.empty(m, np.uint64)
     row_offsets(cols, lo, hi, mat.shape[1], off)
     for t in prange(threads):
         hist = np.zeros(n_patterns, np.int64)
@@ -256,7 +256,7 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
     n_guesses = mat.shape[1]
     order = cols_in.astype(np.int64)
     spare = np.empty(n, np.int64)
-    row_at = np.empty(n, np.int64)
+    row_at = np.empty(n, np.uint64)
     flat = mat.reshape(mat.size)
     hist = np.zeros(n_patterns, np.int64)
     bins = np.zeros(n_patterns + 1, np.int64)

@@ -73,7 +73,7 @@ def test_best_guess_equals_the_reference(flat_pm, seed, metric, sizes):
             pool = np.arange(start, start + 300, dtype=np.int64)
         p0 = rnd.randrange(len(pool))
         p1 = rnd.randrange(p0 + 1, len(pool) + 1)
-        off = cols * n_guesses
+        off = (cols * n_guesses).astype(np.uint64)
         key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args())
         expected = reference_best(codes, pm.answer_rows, metric, pool, p0, p1, cols)
         assert (int(key), int(where)) == expected
