@@ -1,8 +1,10 @@
 """Benchmark greedy guess trees: the SALET tree, the seeds' tables, and many start words at once.
 
-Usage: python scripts/bench_tree.py [--repeat 5] [--starts 64]
+Usage: python scripts/bench_tree.py [--repeat 5] [--starts 64] [--threads 1,2] [--only-scores]
 Prints the best of ``repeat`` runs (numba cache warm: one untimed run first), the CPU time
-of that run (all threads), and a whole-process time of the CLI.
+of that run (all threads), and a whole-process time of the CLI. ``--only-scores``: only the
+many-start-words part (``greedy_scores``: what ``gpusolve rank --by tree`` runs), once per
+thread count, with the time per start word and the whole 12,972 extrapolated.
 """
 
 from __future__ import annotations
@@ -33,10 +35,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--starts", type=int, default=64)
+    parser.add_argument("--threads", default="2", help="kernel threads for greedy_scores, e.g. 1,2")
+    parser.add_argument("--only-scores", action="store_true", help="only the many-start-words part")
     args = parser.parse_args()
+    if args.only_scores:
+        scores(args)
+        return
 
     from gpusolve.games import make_game
-    from gpusolve.greedy import greedy_scores, greedy_tree
+    from gpusolve.greedy import greedy_tree
     from gpusolve.patterns import pattern_matrix
     from gpusolve.trees import summarize
 
@@ -70,17 +77,29 @@ def main() -> None:
                 s = summarize(tree)
                 print(f"{name} {metric:<11} {mode:<10} {s.mean:.2f} ({s.worst})  {wall * 1000:7.1f} ms")
 
+    scores(args)
+
+
+def scores(args) -> None:
+    """Print CPU and wall time per start word of ``greedy_scores`` in every mode, per thread count."""
+    from gpusolve.games import make_game
+    from gpusolve.greedy import greedy_scores
+    from gpusolve.patterns import pattern_matrix
+
     print(f"## greedy_scores: {args.starts} start words, 12,972 guesses x 2,309 answers")
-    full = pattern_matrix(wordle, "allowed", "answers", "cpu")
+    full = pattern_matrix(make_game("wordle"), "allowed", "answers", "cpu")
     rows = np.linspace(0, full.shape[0] - 1, args.starts).astype(int)
     answer_rows = full.answer_rows[np.linspace(0, full.shape[1] - 1, args.starts).astype(int)]
-    for mode, free_max in (("normal", None), ("normal", 125), ("hard", None), ("consistent", None)):
-        starts = answer_rows if mode == "consistent" else rows
-        wall, cpu, _ = best_of(1, greedy_scores, full, starts, "entropy", mode, free_max)
-        per = cpu / len(starts)
-        print(f"{mode:<10} free_max={free_max}: {wall:.2f} s wall, {cpu:.2f} s CPU for {len(starts)} "
-              f"starts = {per * 1000:.0f} ms CPU each; all 12,972 on 2 idle cores ~ "
-              f"{per * 12972 / 2 / 60:.1f} min")
+    for threads in [int(t) for t in args.threads.split(",")]:
+        for mode, free_max in (("normal", None), ("normal", 125), ("hard", None), ("consistent", None)):
+            starts = answer_rows if mode == "consistent" else rows
+            wall, cpu, _ = best_of(1, greedy_scores, full, starts, "entropy", mode, free_max,
+                                   threads=threads)
+            per, per_wall = cpu / len(starts), wall / len(starts)
+            print(f"threads={threads} {mode:<10} free_max={free_max}: {wall:.2f} s wall, {cpu:.2f} s CPU "
+                  f"for {len(starts)} starts = {per * 1000:.1f} ms CPU, {per_wall * 1000:.1f} ms wall each; "
+                  f"all 12,972: {per_wall * 12972 / 60:.1f} min wall at this rate, "
+                  f"{per * 12972 / 2 / 60:.1f} min on 2 idle cores", flush=True)
 
 
 if __name__ == "__main__":
