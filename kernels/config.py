@@ -13,3 +13,8 @@ so the sum is exact and independent of summation order (ties stay ties on every 
 OPTIMAL_GPU_MIN_ANSWERS = 256
 """The optimal-tree search computes the bounds of every guess on the GPU for sets of at least
 this many answers (one launch); smaller sets stay on the CPU."""
+
+WORSTCASE_LARGE_SET = 128
+"""The worst-case search takes the per-guess statistics of sets of at least this many answers
+from the backend (one GPU launch for every guess on CUDA, all cores on the CPU) and splits them
+in Python; smaller sets stay in the compiled recursion."""
