@@ -275,13 +275,13 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,
                     mode: str = "normal", limit: int | None = None,
-                    budget: int = DEFAULT_BUDGET) -> tuple[list[Word], int]:
+                    budget: int = DEFAULT_BUDGET, pair_mb: int = DEFAULT_PAIR_MB) -> tuple[list[Word], int]:
     """Return (first guesses that always win within ``depth``, how many were checked).
 
     Candidates are the guesses whose buckets pass the search's size bounds, checked in order of
     their largest bucket (then most branches); ``limit`` stops after that many candidates.
     """
-    s = _search(pm, mode, None, budget)
+    s = _search(pm, mode, None, budget, pair_mb)
     members = answer_columns(pm, answers)
     pool, order, _ = s.order(members, depth)
     order = order[:limit] if limit else order

@@ -148,7 +148,7 @@ def optimal_tree(
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
                               start=start, mode=mode, after=state, max_depth=max_guesses, out=out,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
-                              backend=backend, json=json)
+                              backend=backend, json=json, quiet=quiet)
     if objective != "total":
         raise GpusolveError(f"unknown objective {objective!r}: choose total or worst-case")
     if rank:
