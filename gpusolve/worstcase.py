@@ -65,18 +65,19 @@ class _Search:
 
     @cached_property
     def pc(self) -> tuple:
-        """Return the pair cache: (answer-major reply bytes, pair slots, bit sets, (used, resets),
-        owners)."""
+        """Return the pair cache: (answer-major reply bytes as words, pair slots, bit sets,
+        (used, resets), owners, the same reply bytes)."""
         n_answers = len(self.pm.answers)
         if self.consistent or n_answers * n_answers > MAX_PAIR_TABLE:  # not used: stand-ins
             return (np.zeros((1, 8), np.uint64), np.full((1, 1), -1, np.int32), np.zeros((1, 1), np.uint64),
-                    np.zeros(2, np.int64), np.zeros((1, 2), np.int32))
+                    np.zeros(2, np.int64), np.zeros((1, 2), np.int32), np.zeros((1, 64), np.uint8))
         words = -(-len(self.guesses) // 64)
         replies = np.zeros((n_answers, words * 64), np.uint8)
         replies[:, :len(self.guesses)] = self.codes[self.guesses].T
         rows = max(8, self.pair_mb * 2**20 // (words * 8 + 8))  # pair_mb=0: 8 (tests)
         return (replies.view(np.uint64), np.full((n_answers, n_answers), -1, np.int32),
-                np.empty((rows, words), np.uint64), np.zeros(2, np.int64), np.empty((rows, 2), np.int32))
+                np.empty((rows, words), np.uint64), np.zeros(2, np.int64), np.empty((rows, 2), np.int32),
+                replies)
 
     def _args(self, members: np.ndarray, depth: int) -> tuple:
         return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
@@ -95,15 +96,44 @@ class _Search:
         return np.ascontiguousarray(table[:, MAX]), np.ascontiguousarray(table[:, BRANCHES])
 
     def order(self, members: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, int]:
-        """Return (pool, candidate positions in it, most branches) for a node with ``depth`` left."""
+        """Return (pool, candidate positions in it, most branches) for a node with ``depth`` left.
+
+        Candidates pass the size caps and come by (largest bucket, most branches) over the
+        node's own answers, except for large sets with 3 guesses left in normal mode: there
+        every guess comes in its order over all the answers (``whole_order``), and the
+        statistics of the set itself only strike guesses whose buckets exceed the caps, on
+        the CUDA backend where they cost one launch (the same result either way: a struck
+        guess cannot work).
+        """
         pool = self.pool(members)
         n = len(members)
         if n < self.large:
             order, most = k.node_order(self.codes, pool, members, depth, self.n_patterns)
             return pool, order, int(most)
+        if depth == 3 and self.fast3:
+            order, most = self.whole_order
+            if self.pm.backend.name != "cuda":
+                return pool, order, most
+            biggest, branches = self.stats(members, pool)
+            most = int(branches.max())
+            keep = (biggest <= most) & (biggest < n)
+            return pool, order[keep[order]], most
         biggest, branches = self.stats(members, pool)
         most = int(branches.max())
         return pool, k.candidate_order(biggest, branches, n, k.child_cap(depth - 1, most, n)), most
+
+    @property
+    def fast3(self) -> bool:
+        """Return whether sets with 3 guesses left use the pair cache (normal mode)."""
+        return self.pc[1].shape[0] > 1
+
+    @cached_property
+    def whole_order(self) -> tuple[np.ndarray, int]:
+        """Return (every pool position by (largest bucket, most branches) over all the answers,
+        the most branches)."""
+        every = np.arange(self.pm.shape[1], dtype=np.int32)
+        biggest, branches = self.stats(every, self.guesses)
+        return k.candidate_order(biggest, branches, len(every) + 1, len(every)), int(branches.max())
 
     def solvable(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> bool:
         """Return whether every answer of ``members`` can be found within ``depth`` guesses."""
@@ -131,7 +161,7 @@ class _Search:
         if len(members) == 1:
             return int(self.answer_rows[members[0]])
         pool, order, most = self.order(members, depth)
-        if len(members) < self.large or (depth == 3 and self.pc[1].shape[0] > 1):
+        if len(members) < self.large or (depth == 3 and self.fast3):
             return int(k.solving_guess(*self._args(members, depth), order, most))
         for done, i in enumerate(order):
             row = int(pool[i])

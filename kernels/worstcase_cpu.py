@@ -238,7 +238,7 @@ def pair_bits(T8, a, b, out):
 @njit(cache=True)
 def pair_slot(a, b, pc):
     """Return the row of the pair cache holding the separators of answers ``a`` != ``b``."""
-    T8, slot, bits, used, owners = pc
+    T8, slot, bits, used, owners, _ = pc
     if a < b:
         a, b = b, a
     s = slot[a, b]
@@ -259,42 +259,138 @@ def pair_slot(a, b, pc):
 
 
 @njit(cache=True)
-def unseparable_core(members, pc, acc, core):
+def _bit_count(words, stop):
+    """Return the number of set bits in ``words``, or ``stop`` once it is reached."""
+    total = 0
+    for w in range(words.shape[0]):
+        v = words[w]
+        v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        total += np.int64((v * np.uint64(0x0101010101010101)) >> np.uint64(56))
+        if total >= stop:
+            return stop
+    return total
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_BIT = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51,
+                          43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52,
+                          21, 44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+                         np.int64)
+
+
+@njit(cache=True)
+def _lowest_bit(v):
+    """Return the index of the lowest set bit of ``v`` (not 0)."""
+    return _DEBRUIJN_BIT[((v & (~v + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+
+
+FEW_GUESSES = 64
+"""Below this many guesses left that separate the members so far, they are checked one by one."""
+
+
+@njit(cache=True)
+def unseparable_core(members, pc, acc, core, left, seen, paired):
     """Return 0 if some pool guess gives every member a different reply; otherwise the length
-    of an unseparable core written to ``core`` (a prefix of ``members``)."""
+    of an unseparable core written to ``core`` (a prefix of ``members``).
+
+    The guesses separating the members so far are the AND of their pairs' bit sets; once
+    fewer than FEW_GUESSES remain they are listed in ``left`` and each following member is
+    checked against them directly (``seen``: their replies so far, 256 bits each).
+    ``paired[0]`` is set to how many leading members had all their pairs' bit sets used.
+    """
     bits = pc[2]
+    replies = pc[5]
     m = members.shape[0]
+    paired[0] = m
+    n_left = -1  # the bit sets are in use
     for i in range(1, m):
-        for j in range(i):
-            s = pair_slot(members[i], members[j], pc)
-            row = bits[s]
-            nonzero = False
-            if i == 1:
+        a = members[i]
+        if n_left < 0:
+            for j in range(i):
+                row = bits[pair_slot(a, members[j], pc)]
+                nonzero = False
+                if i == 1:
+                    for w in range(acc.shape[0]):
+                        acc[w] = row[w]
+                        nonzero |= row[w] != 0
+                else:
+                    for w in range(acc.shape[0]):
+                        acc[w] &= row[w]
+                        nonzero |= acc[w] != 0
+                if not nonzero:
+                    core[:i + 1] = members[:i + 1]
+                    return i + 1
+            if i + 1 < m and _bit_count(acc, FEW_GUESSES) < FEW_GUESSES:
+                n_left = 0
                 for w in range(acc.shape[0]):
-                    acc[w] = row[w]
-                    nonzero |= row[w] != 0
-            else:
-                for w in range(acc.shape[0]):
-                    acc[w] &= row[w]
-                    nonzero |= acc[w] != 0
-            if not nonzero:
+                    v = acc[w]
+                    while v:
+                        left[n_left] = w * 64 + _lowest_bit(v)
+                        n_left += 1
+                        v &= v - np.uint64(1)
+                paired[0] = i + 1
+                for t in range(n_left):
+                    seen[t, :] = 0
+                    for j in range(i + 1):
+                        c = replies[members[j], left[t]]
+                        seen[t, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+        else:
+            t = 0
+            while t < n_left:
+                c = replies[a, left[t]]
+                mask = np.uint64(1) << np.uint64(c & 63)
+                if seen[t, c >> 6] & mask:  # two members share a reply: this guess is out
+                    n_left -= 1
+                    left[t] = left[n_left]
+                    seen[t, :] = seen[n_left, :]
+                else:
+                    seen[t, c >> 6] |= mask
+                    t += 1
+            if n_left == 0:
                 core[:i + 1] = members[:i + 1]
                 return i + 1
     return 0
 
 
+FEW_STRUCK = 128
+"""Below this many guesses left to strike, the rest of a core is checked one guess at a time."""
+
+
 @njit(cache=True)
-def strike_core(core, length, alive, tmp, pc):
-    """Clear in ``alive`` every guess giving all of the core the same reply."""
+def strike_core(core, length, paired, alive, tmp, pc):
+    """Clear in ``alive`` every guess giving all of the core the same reply: through the pair
+    cache (its first ``paired`` members, and more while many guesses remain), then one guess
+    at a time."""
     bits = pc[2]
+    replies = pc[5]
     for w in range(tmp.shape[0]):
-        tmp[w] = ~np.uint64(0)
-    for t in range(1, length):
+        tmp[w] = alive[w]
+    t = 1
+    while t < length and (t < paired or _bit_count(tmp, FEW_STRUCK) >= FEW_STRUCK):
         row = bits[pair_slot(core[0], core[t], pc)]
+        nonzero = False
         for w in range(tmp.shape[0]):
             tmp[w] &= ~row[w]
+            nonzero |= tmp[w] != 0
+        if not nonzero:
+            return
+        t += 1
     for w in range(tmp.shape[0]):
-        alive[w] &= ~tmp[w]
+        v = tmp[w]
+        while v:
+            bit = _lowest_bit(v)
+            v &= v - np.uint64(1)
+            g = w * 64 + bit
+            c = replies[core[0], g]
+            same = True
+            for u in range(t, length):
+                if replies[core[u], g] != c:
+                    same = False
+                    break
+            if same:
+                alive[w] &= ~(np.uint64(1) << np.uint64(bit))
 
 
 @njit(cache=True)
@@ -309,6 +405,9 @@ def solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget):
     alive = np.full(words, ~np.uint64(0), np.uint64)
     tmp = np.empty(words, np.uint64)
     acc = np.empty(words, np.uint64)
+    left = np.empty(FEW_GUESSES, np.int64)
+    seen = np.empty((FEW_GUESSES, 4), np.uint64)
+    paired = np.empty(1, np.int64)
     hist = np.zeros(n_patterns, np.int64)
     replies = np.empty(min(n, n_patterns), np.int64)
     part = np.empty(n, np.int32)
@@ -340,7 +439,7 @@ def solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget):
             if best < 0:
                 break
             hist[best] = 0
-            if size > most:
+            if size > most or size == n:  # cannot be separated, or the guess does not split
                 ok = False
                 break
             m = 0
@@ -348,9 +447,9 @@ def solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget):
                 if row[a] == best:
                     part[m] = a
                     m += 1
-            length = unseparable_core(part[:m], pc, acc, core)
+            length = unseparable_core(part[:m], pc, acc, core, left, seen, paired)
             if length:
-                strike_core(core, length, alive, tmp, pc)
+                strike_core(core, length, paired[0], alive, tmp, pc)
                 ok = False
         for t in range(k):
             hist[replies[t]] = 0
