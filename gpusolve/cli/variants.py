@@ -122,7 +122,8 @@ def worst_case_cmd(
     if pair_mb < 0:
         raise GpusolveError("--pair-mb must be at least 0")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    alive = remaining_answers(pm, parse_history(pm, after))
+    moves = parse_history(pm, after)
+    alive = remaining_answers(pm, moves)
     display = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                        TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
                        transient=True, disable=quiet or json or not console.is_terminal)
@@ -143,7 +144,8 @@ def worst_case_cmd(
         info["rank"] = {"checked": checked, "achieving": good}
     if out:
         save_tree(out, result.tree, pm.game, mode=mode, objective="worst-case",
-                  guesses=guesses or "default", answers=answers or "default", max_guesses=result.depth)
+                  guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
+                  max_guesses=result.depth, moves=[[w, pm.game.format_reply(c)] for w, c in moves])
     if json:
         print_json(info)
         return
