@@ -278,6 +278,7 @@ def test_cli_worst_case_backend_cuda_equals_cpu(monkeypatch, tmp_path):
         assert r.exit_code == 0, r.output
         data = json.loads(r.output)
         data.pop("seconds")
+        data.pop("nodes")  # the work differs (on CUDA, statistics strike guesses early); the result not
         out[backend] = data, (tmp_path / f"{backend}.json").read_text()
     assert out["cuda"] == out["cpu"]
     assert out["cpu"][0]["guesses_always_suffice"] == 8 and out["cpu"][0]["proven_least"]
