@@ -31,7 +31,7 @@ DEFAULT_BUDGET = 2_000_000_000
 """Nodes a search may visit before giving up (then nothing is claimed)."""
 DEFAULT_PAIR_MB = 256
 """Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
-MAX_PAIR_TABLE = 1 << 26
+MAX_PAIR_TABLE = 1 << 25
 """Largest answer-pair index table (entries) the pair cache may allocate; beyond it (huge
 answer lists) sets with 3 guesses left are searched without it."""
 

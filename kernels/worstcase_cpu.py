@@ -5,7 +5,9 @@ that may be played, ``members`` int32 answer columns. A set of answers is keyed 
 by the XOR of a random 64-bit word per answer column (``zobrist``), times a depth salt.
 
 * ``solvable(S, d)``: can every answer of S be found within d guesses whatever the replies
-  (a true adversary that may answer anything consistent)? Exact, with proven failures memoised.
+  (a true adversary that may answer anything consistent)? Exact, with proven results memoised;
+  ``solving_guess`` names the guess it finds. The pruning rules are listed above
+  ``pool_stats``; ``solve3`` is the node with 3 guesses left (pair bit sets, unseparable cores).
 * ``absurdle_solvable(S, d)``: can the player win within d guesses against the Absurdle
   replier, who keeps the largest bucket (ties: the lowest reply code; the solved reply only
   when nothing else is left)?
@@ -547,18 +549,6 @@ def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, m
         if ok:
             return pool[i]
     return -1
-
-
-@njit(cache=True)
-def first_solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
-                        consistent, answer_rows, pc):
-    """Return the guess row the search picks to solve ``members`` within ``depth``, or -1."""
-    if members.shape[0] == 1:
-        return answer_rows[members[0]]
-    pool = guess_pool(guesses, members, consistent, answer_rows)
-    order, most = node_order(codes, pool, members, depth, n_patterns)
-    return solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
-                         consistent, answer_rows, pc, order, most)
 
 
 @njit(cache=True)

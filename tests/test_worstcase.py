@@ -103,12 +103,15 @@ def tiny(small_pm, inst, backend=None) -> PatternMatrix:
 
 
 @settings(max_examples=80, deadline=None)
-@given(instance(), st.booleans(), st.sampled_from([0, 1, 256]), st.sampled_from([1, 3, 1000]))
+@given(instance(), st.booleans(), st.sampled_from([0, 1, 256, None]), st.sampled_from([1, 3, 1000]))
 def test_solvable_at_every_depth_matches_brute_force(small_pm, inst, consistent, pair_mb, large):
-    """Depths 1-4, both modes, the pair cache tiny (constant eviction) or roomy, and every set
-    through the large-set path (backend statistics) or none."""
+    """Depths 1-4, both modes, the pair cache tiny (constant eviction), roomy or off (as for huge
+    answer lists), and every set through the large-set path (backend statistics) or none."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(config, "WORSTCASE_LARGE_SET", large)
+        if pair_mb is None:
+            mp.setattr("gpusolve.worstcase.MAX_PAIR_TABLE", 0)
+            pair_mb = 1
         _check_all_depths(small_pm, inst, consistent, pair_mb)
 
 
