@@ -9,12 +9,16 @@ deepening, exact), and returns a tree that never needs more than D. Absurdle liv
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .errors import GpusolveError
+from .kernels import config
 from .kernels import worstcase_cpu as k
+from .kernels.stats import BRANCHES, MAX, inverse_table, nlogn_table
 from .patterns import PatternMatrix
 from .trees import Node, Tree, scores
 from .words import Word
@@ -22,16 +26,25 @@ from .words import Word
 ZOBRIST_SEED = 1_955_2022
 DEFAULT_BUDGET = 2_000_000_000
 """Nodes a search may visit before giving up (then nothing is claimed)."""
+DEFAULT_PAIR_MB = 256
+"""Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
+MAX_PAIR_TABLE = 1 << 25
+"""Largest answer-pair index table (entries) the pair cache may allocate; beyond it (huge
+answer lists) sets with 3 guesses left are searched without it."""
+
+Progress = Callable[[int, int, int], None]
+"""progress(candidates done, candidates, depth) at the top of a search."""
 
 
 @dataclass
 class _Search:
-    """The arrays and memo a search works on."""
+    """The arrays, memo and pair cache a search works on."""
 
     pm: PatternMatrix
     guesses: np.ndarray
     consistent: bool
     budget: np.ndarray
+    pair_mb: int = DEFAULT_PAIR_MB
 
     def __post_init__(self) -> None:
         pm = self.pm
@@ -39,14 +52,124 @@ class _Search:
         self.n_patterns = pm.game.n_patterns
         self.solved = pm.game.solved
         self.answer_rows = pm.answer_rows.astype(np.int32)
+        if not self.consistent and not np.isin(self.answer_rows, self.guesses).all():
+            raise GpusolveError("the worst-case search needs every answer among the guesses")
         rng = np.random.default_rng(ZOBRIST_SEED)
         self.zobrist = rng.integers(0, np.iinfo(np.uint64).max, len(pm.answers), dtype=np.uint64,
                                     endpoint=True)
         self.memo = k.new_memo()
+        self.large = config.WORSTCASE_LARGE_SET
 
-    def solvable(self, members: np.ndarray, depth: int) -> bool:
-        return bool(k.solvable(self.codes, self.guesses, members, depth, self.n_patterns, self.solved,
-                               self.zobrist, self.memo, self.budget, self.consistent, self.answer_rows))
+    @cached_property
+    def pc(self) -> tuple:
+        """Return the pair cache: (answer-major reply bytes as words, pair slots, bit sets,
+        (used, resets), owners, the same reply bytes)."""
+        n_answers = len(self.pm.answers)
+        if self.consistent or n_answers * n_answers > MAX_PAIR_TABLE:  # not used: stand-ins
+            return (np.zeros((1, 8), np.uint64), np.full((1, 1), -1, np.int32), np.zeros((1, 1), np.uint64),
+                    np.zeros(2, np.int64), np.zeros((1, 2), np.int32), np.zeros((1, 64), np.uint8))
+        words = -(-len(self.guesses) // 64)
+        replies = np.zeros((n_answers, words * 64), np.uint8)
+        replies[:, :len(self.guesses)] = self.codes[self.guesses].T
+        rows = max(8, self.pair_mb * 2**20 // (words * 8 + 8))  # pair_mb=0: 8 (tests)
+        return (replies.view(np.uint64), np.full((n_answers, n_answers), -1, np.int32),
+                np.empty((rows, words), np.uint64), np.zeros(2, np.int64), np.empty((rows, 2), np.int32),
+                replies)
+
+    def _args(self, members: np.ndarray, depth: int) -> tuple:
+        return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
+                self.memo, self.budget, self.consistent, self.answer_rows, self.pc)
+
+    def pool(self, members: np.ndarray) -> np.ndarray:
+        """Return the guess rows that may be played on ``members``."""
+        return k.guess_pool(self.guesses, members, self.consistent, self.answer_rows)
+
+    def stats(self, members: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (largest bucket, branches) of every pool guess over ``members``: one launch
+        on the CUDA backend, all cores on the CPU (the backend's partition statistics)."""
+        n = len(members)
+        table = self.pm.backend.partition_stats(self.codes, pool, members, self.n_patterns,
+                                                nlogn_table(n), inverse_table(n))
+        return np.ascontiguousarray(table[:, MAX]), np.ascontiguousarray(table[:, BRANCHES])
+
+    def order(self, members: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Return (pool, candidate positions in it, most branches) for a node with ``depth`` left.
+
+        Candidates pass the size caps and come by (largest bucket, most branches) over the
+        node's own answers, except for large sets with 3 guesses left in normal mode: there
+        every guess comes in its order over all the answers (``whole_order``), and the
+        statistics of the set itself only strike guesses whose buckets exceed the caps, on
+        the CUDA backend where they cost one launch (the same result either way: a struck
+        guess cannot work).
+        """
+        pool = self.pool(members)
+        n = len(members)
+        if n < self.large:
+            order, most = k.node_order(self.codes, pool, members, depth, self.n_patterns)
+            return pool, order, int(most)
+        if depth == 3 and self.fast3:
+            order, most = self.whole_order
+            if self.pm.backend.name != "cuda":
+                return pool, order, most
+            biggest, branches = self.stats(members, pool)
+            most = int(branches.max())
+            keep = (biggest <= most) & (biggest < n)
+            return pool, order[keep[order]], most
+        biggest, branches = self.stats(members, pool)
+        most = int(branches.max())
+        return pool, k.candidate_order(biggest, branches, n, k.child_cap(depth - 1, most, n)), most
+
+    @property
+    def fast3(self) -> bool:
+        """Return whether sets with 3 guesses left use the pair cache (normal mode)."""
+        return self.pc[1].shape[0] > 1
+
+    @cached_property
+    def whole_order(self) -> tuple[np.ndarray, int]:
+        """Return (every pool position by (largest bucket, most branches) over all the answers,
+        the most branches)."""
+        every = np.arange(self.pm.shape[1], dtype=np.int32)
+        biggest, branches = self.stats(every, self.guesses)
+        return k.candidate_order(biggest, branches, len(every) + 1, len(every)), int(branches.max())
+
+    def solvable(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> bool:
+        """Return whether every answer of ``members`` can be found within ``depth`` guesses."""
+        n = len(members)
+        if n < self.large or depth <= 2:
+            return bool(k.solvable(*self._args(members, depth)))
+        key = int(k.set_key(members, self.zobrist, depth))
+        if key in self.memo:
+            return self.memo[key] == 1
+        if self.budget[0] <= 0:
+            self.budget[1] = 1
+            return False
+        self.budget[0] -= 1
+        found = self.solving_guess(members, depth, progress) >= 0
+        if not self.budget[1]:
+            self.memo[key] = np.int8(found)
+        return found
+
+    def solving_guess(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> int:
+        """Return the guess row the search picks to solve ``members`` within ``depth``, or -1.
+
+        Large sets are split here (their statistics from the backend), smaller ones in the
+        compiled search.
+        """
+        if len(members) == 1:
+            return int(self.answer_rows[members[0]])
+        pool, order, most = self.order(members, depth)
+        if len(members) < self.large or (depth == 3 and self.fast3):
+            return int(k.solving_guess(*self._args(members, depth), order, most))
+        for done, i in enumerate(order):
+            row = int(pool[i])
+            ok = all(self.solvable(sub, depth - 1) for _, sub in self.buckets(members, row))
+            if self.budget[1]:
+                return -1
+            if ok:
+                return row
+            if progress is not None:
+                progress(done + 1, len(order), depth)
+        return -1
 
     def check_budget(self) -> None:
         if self.budget[1]:
@@ -73,9 +196,7 @@ class _Search:
             other = pm.answers[members[1]]
             return Node(pm.guesses[guess], 2, {self.solved: pm.guesses[guess],
                                                int(self.codes[guess, members[1]]): other})
-        guess = int(k.first_solving_guess(self.codes, self.guesses, members, depth, self.n_patterns,
-                                          self.solved, self.zobrist, self.memo, self.budget,
-                                          self.consistent, self.answer_rows))
+        guess = self.solving_guess(members, depth)
         self.check_budget()
         if guess < 0:  # pragma: no cover - only after a wrong claim of solvability
             raise GpusolveError("internal error: no guess solves a set the search called solvable")
@@ -87,13 +208,14 @@ class _Search:
         return node
 
 
-def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: int) -> _Search:
+def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: int,
+            pair_mb: int = DEFAULT_PAIR_MB) -> _Search:
     if mode == "hard":
         raise GpusolveError("the worst-case search supports modes normal and consistent, not hard")
     if mode not in ("normal", "consistent"):
         raise GpusolveError(f"unknown mode {mode!r}: choose normal or consistent")
     rows = np.arange(pm.shape[0], dtype=np.int32) if guesses is None else guesses.astype(np.int32)
-    return _Search(pm, rows, mode == "consistent", np.array([budget, 0], dtype=np.int64))
+    return _Search(pm, rows, mode == "consistent", np.array([budget, 0], dtype=np.int64), pair_mb)
 
 
 @dataclass
@@ -136,21 +258,23 @@ def answer_columns(pm: PatternMatrix, answers: np.ndarray | None) -> np.ndarray:
 
 def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str = "normal",
                start: Word | None = None, max_depth: int = 12, budget: int = DEFAULT_BUDGET,
-               guesses: np.ndarray | None = None, min_depth: int = 1) -> WorstCase:
+               guesses: np.ndarray | None = None, min_depth: int = 1, progress: Progress | None = None,
+               pair_mb: int = DEFAULT_PAIR_MB) -> WorstCase:
     """Return the least depth that always suffices (proven) and a tree achieving it.
 
     With ``start`` the first guess is fixed and the depth counts it. ``min_depth`` skips the
     smaller depths: the result is then only proven least if it equals ``min_depth`` = 1.
+    ``progress`` hears of the first guesses checked at each depth (large answer sets only).
     """
     t0 = time.perf_counter()
-    s = _search(pm, mode, guesses, budget)
+    s = _search(pm, mode, guesses, budget, pair_mb)
     members = answer_columns(pm, answers)
     if not len(members):
         raise GpusolveError("no answers to solve")
     refuted = []
     for depth in range(max(1, min_depth), max_depth + 1):
         if start is None:
-            ok = s.solvable(members, depth)
+            ok = s.solvable(members, depth, progress)
         else:
             row = pm.guess_index[pm.game.parse_word(start, pm.guess_index)]
             parts = s.buckets(members, row)
@@ -178,17 +302,15 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,
                     mode: str = "normal", limit: int | None = None,
-                    budget: int = DEFAULT_BUDGET) -> tuple[list[Word], int]:
+                    budget: int = DEFAULT_BUDGET, pair_mb: int = DEFAULT_PAIR_MB) -> tuple[list[Word], int]:
     """Return (first guesses that always win within ``depth``, how many were checked).
 
-    Candidates are checked in order of their largest bucket (then most branches); ``limit``
-    stops after that many candidates.
+    Candidates are the guesses whose buckets pass the search's size bounds, checked in order of
+    their largest bucket (then most branches); ``limit`` stops after that many candidates.
     """
-    s = _search(pm, mode, None, budget)
+    s = _search(pm, mode, None, budget, pair_mb)
     members = answer_columns(pm, answers)
-    pool = s.guesses if mode == "normal" else s.answer_rows[members]
-    hist = np.zeros(s.n_patterns, np.int64)
-    order, _ = k._candidate_order(s.codes, pool, members, s.n_patterns, s.solved, hist)
+    pool, order, _ = s.order(members, depth)
     order = order[:limit] if limit else order
     good = []
     for i in order:

@@ -21,3 +21,8 @@ sets of a batch hold at least this many answers in all; smaller batches stay on 
 PRESET_GPU_THREADS = 16384
 """GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
 one pass over the answers (about (8 + 4 * guesses left) bytes per answer)."""
+
+WORSTCASE_LARGE_SET = 128
+"""The worst-case search takes the per-guess statistics of sets of at least this many answers
+from the backend (one GPU launch for every guess on CUDA, all cores on the CPU) and splits them
+in Python; smaller sets stay in the compiled recursion."""

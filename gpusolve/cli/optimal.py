@@ -117,7 +117,8 @@ def optimal_tree(
     out: Annotated[str | None, typer.Option("--out", help="Write the tree (JSON, gpusolve-tree/1).")] = None,
     levels: Annotated[int, typer.Option("--show", help="Print the tree's first N levels as text.")] = 0,
     memo_mb: Annotated[int, typer.Option(
-        "--memo-mb", help="Memo size in MiB (all workers).")] = DEFAULT_MEMO_MB,
+        "--memo-mb", help="Memo size in MiB (all workers; with --objective worst-case: the cache of "
+        "pair separators).")] = DEFAULT_MEMO_MB,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="Worker threads [default: 2 or cores]; with --rank, local worker processes "
         "(0: in this process) [default: the number of cores].")] = None,
@@ -148,7 +149,7 @@ def optimal_tree(
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
                               start=start, mode=mode, after=state, max_depth=max_guesses, out=out,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
-                              backend=backend, json=json)
+                              backend=backend, json=json, quiet=quiet, pair_mb=memo_mb)
     if objective != "total":
         raise GpusolveError(f"unknown objective {objective!r}: choose total or worst-case")
     if rank:

@@ -106,26 +106,46 @@ def worst_case_cmd(
                                            "result is an upper bound, not proven least).")] = 1,
     out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
     budget: Budget = 2_000_000_000,
+    pair_mb: Annotated[int, typer.Option("--pair-mb", help="Memory for cached pair separators, MiB.")] = 256,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..errors import GpusolveError
     from ..history import parse_history, remaining_answers
     from ..trees import save_tree, summarize
     from ..worstcase import rank_worst_case, worst_case
 
+    if pair_mb < 0:
+        raise GpusolveError("--pair-mb must be at least 0")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    alive = remaining_answers(pm, parse_history(pm, after))
-    result = worst_case(pm, alive, mode, start, max_depth, budget, min_depth=min_depth)
+    moves = parse_history(pm, after)
+    alive = remaining_answers(pm, moves)
+    display = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                       TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
+                       transient=True, disable=quiet or json or not console.is_terminal)
+    task = display.add_task("first guesses", total=None)
+
+    def progress(done: int, total: int, depth: int) -> None:
+        display.update(task, description=f"within {depth}: first guesses refuted", completed=done,
+                       total=total)
+
+    with display:
+        result = worst_case(pm, alive, mode, start, max_depth, budget, min_depth=min_depth, progress=progress,
+                            pair_mb=pair_mb)
     info = result.as_dict()
     summary = summarize(result.tree)
     info["tree"] = summary.as_dict()
     if rank is not None:
-        good, checked = rank_worst_case(pm, result.depth, alive, mode, rank or None, budget)
+        good, checked = rank_worst_case(pm, result.depth, alive, mode, rank or None, budget, pair_mb)
         info["rank"] = {"checked": checked, "achieving": good}
     if out:
         save_tree(out, result.tree, pm.game, mode=mode, objective="worst-case",
-                  guesses=guesses or "default", answers=answers or "default", max_guesses=result.depth)
+                  guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
+                  max_guesses=result.depth, moves=[[w, pm.game.format_reply(c)] for w, c in moves])
     if json:
         print_json(info)
         return
