@@ -122,7 +122,7 @@ class _Search:
     @property
     def fast3(self) -> bool:
         """Return whether sets with 3 guesses left use the pair cache (normal mode)."""
-        return self.pc[1].shape[0] > 1
+        return bool(k.uses_pairs(self.pc, self.consistent))
 
     @cached_property
     def whole_order(self) -> tuple[np.ndarray, int]:

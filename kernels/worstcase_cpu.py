@@ -473,12 +473,20 @@ def separable(codes, pool, members, solved, seen):
 
 
 @njit(cache=True)
+def uses_pairs(pc, consistent):
+    """Return whether nodes with 3 guesses left go through ``solve3``: normal mode with a real
+    pair cache (a stand-in has a 1 x 1 slot table)."""
+    return not consistent and pc[1].shape[0] > 1
+
+
+@njit(cache=True)
 def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
              answer_rows, pc):
     """Return whether every answer of ``members`` can be found within ``depth`` guesses.
 
     With ``consistent`` the guesses are the remaining answers themselves; ``pc`` is the pair
-    cache (normal mode). Every answer must be a guess.
+    cache (normal mode; without one, nodes with 3 left recurse like the others). Every answer
+    must be a guess.
     """
     n = members.shape[0]
     if n == 1:
@@ -501,7 +509,7 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
         return found
     order, most = node_order(codes, pool, members, depth, n_patterns)
     found = False
-    if depth == 3 and not consistent:
+    if depth == 3 and uses_pairs(pc, consistent):
         found = solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget) >= 0
     else:
         for i in order:
@@ -530,7 +538,7 @@ def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, m
     """Return the first guess row of ``order`` (pool positions) after which every bucket of
     ``members`` is solvable within ``depth - 1``, or -1 (also when the budget ran out)."""
     pool = guess_pool(guesses, members, consistent, answer_rows)
-    if depth == 3 and not consistent:
+    if depth == 3 and uses_pairs(pc, consistent):
         return solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget)
     for i in order:
         parts, starts = buckets(codes[pool[i]], members, n_patterns, solved)

@@ -115,6 +115,14 @@ def test_solvable_at_every_depth_matches_brute_force(small_pm, inst, consistent,
         _check_all_depths(small_pm, inst, consistent, pair_mb)
 
 
+def test_no_pair_table_recurses_at_three_left(small_pm, monkeypatch):
+    """Without a pair table (answer lists too big for one) the compiled search must not take
+    the pair-cache step: SCORE SHORE SNORE SPORE STORE SWORE with BLUNT need 5 (found by CI)."""
+    monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 1000)
+    monkeypatch.setattr("gpusolve.worstcase.MAX_PAIR_TABLE", 0)
+    _check_all_depths(small_pm, ([1668, 1732, 1822, 1878, 1936, 1988], [231]), False, 1)
+
+
 def _check_all_depths(small_pm, inst, consistent, pair_mb):
     pm = tiny(small_pm, inst)
     brute = Brute(pm, consistent)
