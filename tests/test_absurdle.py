@@ -11,18 +11,12 @@ import pytest
 from gpusolve.kernels import absurdle_cpu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
 
 from gpusolve.absurdle import _Search, absurdle, absurdle_line
 from gpusolve.cli import app
 from gpusolve.patterns import PatternMatrix
-
-
-def sub_matrix(pm: PatternMatrix, guess_words, answer_words) -> PatternMatrix:
-    rows = [pm.guess_index[w] for w in guess_words]
-    cols = [pm.answers.index(w) for w in answer_words]
-    codes = np.ascontiguousarray(pm.codes[np.ix_(rows, cols)])
-    return PatternMatrix(pm.game, tuple(guess_words), tuple(answer_words), codes, pm.backend)
 
 
 def brute_absurdle(pm: PatternMatrix) -> int:
@@ -49,25 +43,10 @@ def brute_absurdle(pm: PatternMatrix) -> int:
     return fewest(frozenset(range(pm.shape[1])), 8)
 
 
-@st.composite
-def tiny(draw):
-    n = draw(st.integers(2, 9))
-    answers = draw(st.lists(st.integers(0, 2308), min_size=n, max_size=n, unique=True))
-    extra = draw(st.lists(st.integers(0, 2308), min_size=0, max_size=6, unique=True))
-    return answers, extra
-
-
-def _tiny_pm(small_pm, inst):
-    answers, extra = inst
-    a_words = [small_pm.answers[i] for i in answers]
-    g_words = list(dict.fromkeys(a_words + [small_pm.answers[i] for i in extra]))
-    return sub_matrix(small_pm, g_words, a_words)
-
-
 @settings(max_examples=60, deadline=None)
 @given(tiny())
 def test_absurdle_matches_brute_force(small_pm, inst):
-    pm = _tiny_pm(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     result = absurdle(pm)
     assert result.guesses == brute_absurdle(pm)
     words = [w for w, _ in result.line]

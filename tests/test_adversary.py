@@ -9,19 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
 from gpusolve.patterns import PatternMatrix
 from gpusolve.trees import scores
 from gpusolve.worstcase import rank_worst_case, worst_case
-
-
-def sub_matrix(pm: PatternMatrix, guess_words, answer_words) -> PatternMatrix:
-    rows = [pm.guess_index[w] for w in guess_words]
-    cols = [pm.answers.index(w) for w in answer_words]
-    codes = np.ascontiguousarray(pm.codes[np.ix_(rows, cols)])
-    return PatternMatrix(pm.game, tuple(guess_words), tuple(answer_words), codes, pm.backend)
 
 
 def brute_minimax(pm: PatternMatrix, consistent: bool = False) -> int:
@@ -47,21 +41,6 @@ def brute_minimax(pm: PatternMatrix, consistent: bool = False) -> int:
     return depth(frozenset(range(pm.shape[1])))
 
 
-@st.composite
-def tiny(draw):
-    n = draw(st.integers(2, 9))
-    answers = draw(st.lists(st.integers(0, 2308), min_size=n, max_size=n, unique=True))
-    extra = draw(st.lists(st.integers(0, 2308), min_size=0, max_size=6, unique=True))
-    return answers, extra
-
-
-def _tiny_pm(small_pm, inst):
-    answers, extra = inst
-    a_words = [small_pm.answers[i] for i in answers]
-    g_words = list(dict.fromkeys(a_words + [small_pm.answers[i] for i in extra]))
-    return sub_matrix(small_pm, g_words, a_words)
-
-
 def _check_tree(pm, tree, depth, consistent=False):
     got = dict(scores(tree))
     assert sorted(got) == sorted(pm.answers)
@@ -76,7 +55,7 @@ def _check_tree(pm, tree, depth, consistent=False):
 @settings(max_examples=60, deadline=None)
 @given(tiny(), st.booleans())
 def test_worst_case_matches_brute_force(small_pm, inst, consistent):
-    pm = _tiny_pm(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     mode = "consistent" if consistent else "normal"
     result = worst_case(pm, mode=mode)
     assert result.depth == brute_minimax(pm, consistent)

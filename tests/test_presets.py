@@ -10,10 +10,10 @@ import pytest
 from gpusolve.kernels import presets_cpu as k
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tinygames import sub_matrix
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
-from gpusolve.patterns import PatternMatrix
 from gpusolve.presets import candidate_pool, letter_mask, preset_report, search_presets
 
 # ---- the oracle: seed 003's definitions, written plainly ----
@@ -44,14 +44,6 @@ def oracle_scores(game, guesses, targets, so_far=0):
                 for s, f in oracle_scores(game, [g], b, so_far).items():
                     result[s] += f / len(b)
     return result
-
-
-def sub_matrix(pm: PatternMatrix, guess_words, answer_words) -> PatternMatrix:
-    """Return the matrix restricted to some guesses and answers (every answer also a guess)."""
-    rows = [pm.guess_index[w] for w in guess_words]
-    cols = [pm.answers.index(w) for w in answer_words]
-    codes = np.ascontiguousarray(pm.codes[np.ix_(rows, cols)])
-    return PatternMatrix(pm.game, tuple(guess_words), tuple(answer_words), codes, pm.backend)
 
 
 @st.composite

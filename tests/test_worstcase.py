@@ -13,6 +13,7 @@ from gpusolve.kernels import config
 from gpusolve.kernels import worstcase_cpu as k
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tinygames import tiny_pm
 from typer.testing import CliRunner
 
 from gpusolve.backend import CpuBackend, CudaBackend
@@ -23,15 +24,6 @@ from gpusolve.trees import scores
 from gpusolve.worstcase import _search, worst_case
 
 SOLVED = 242
-
-
-def sub_matrix(pm: PatternMatrix, guess_cols, answer_cols, backend=None) -> PatternMatrix:
-    """Return the matrix of some answer words (as guesses, plus extra guesses) x some answers."""
-    guess_words = list(dict.fromkeys(pm.answers[i] for i in guess_cols))
-    answer_words = [pm.answers[i] for i in answer_cols]
-    rows = [pm.guess_index[w] for w in guess_words]
-    codes = np.ascontiguousarray(pm.codes[np.ix_(rows, list(answer_cols))])
-    return PatternMatrix(pm.game, tuple(guess_words), tuple(answer_words), codes, backend or pm.backend)
 
 
 class Brute:
@@ -97,11 +89,6 @@ def instance(draw, max_answers=10, max_extra=90):
     return answers, extra
 
 
-def tiny(small_pm, inst, backend=None) -> PatternMatrix:
-    answers, extra = inst
-    return sub_matrix(small_pm, answers + extra, answers, backend)
-
-
 @settings(max_examples=80, deadline=None)
 @given(instance(), st.booleans(), st.sampled_from([0, 1, 256, None]), st.sampled_from([1, 3, 1000]))
 def test_solvable_at_every_depth_matches_brute_force(small_pm, inst, consistent, pair_mb, large):
@@ -124,7 +111,7 @@ def test_no_pair_table_recurses_at_three_left(small_pm, monkeypatch):
 
 
 def _check_all_depths(small_pm, inst, consistent, pair_mb):
-    pm = tiny(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     brute = Brute(pm, consistent)
     members = np.arange(pm.shape[1], dtype=np.int32)
     want = brute.depth(frozenset(range(pm.shape[1])))
@@ -141,7 +128,7 @@ def _check_all_depths(small_pm, inst, consistent, pair_mb):
 @given(instance(max_answers=12))
 def test_pair_bits_cores_and_separation(small_pm, inst):
     """The pair bit sets, separation test, unseparable cores and the strike rule, by brute force."""
-    pm = tiny(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     brute = Brute(pm)
     s = _search(pm, "normal", None, 10**9, 0)
     bits = s.pc[2]
@@ -180,7 +167,7 @@ def test_pair_bits_cores_and_separation(small_pm, inst):
 def test_size_caps_are_necessary(small_pm, inst, left, data):
     """A set solvable within k guesses never holds more than child_cap(k, most branches of any
     superset, n) answers; candidate_order keeps every guess that works."""
-    pm = tiny(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     brute = Brute(pm)
     n = pm.shape[1]
     members = np.arange(n, dtype=np.int32)
@@ -201,7 +188,7 @@ def test_size_caps_are_necessary(small_pm, inst, left, data):
 @settings(max_examples=40, deadline=None)
 @given(instance(max_answers=14))
 def test_solve3_returns_a_working_guess_or_none_exists(small_pm, inst):
-    pm = tiny(small_pm, inst)
+    pm = tiny_pm(small_pm, inst)
     brute = Brute(pm)
     n = pm.shape[1]
     assume(n >= 3)  # the search settles sets of 1 or 2 before
@@ -218,7 +205,7 @@ def test_solve3_returns_a_working_guess_or_none_exists(small_pm, inst):
 def test_every_answer_must_be_a_guess(small_pm):
     from gpusolve.errors import GpusolveError
 
-    pm = tiny(small_pm, ([0, 1, 2], []))
+    pm = tiny_pm(small_pm, ([0, 1, 2], []))
     with pytest.raises(GpusolveError, match="every answer among the guesses"):
         _search(pm, "normal", np.array([0, 1], np.int32), 100)
 
@@ -255,8 +242,8 @@ def test_cli_tree_file_passes_verify(tmp_path):
 @pytest.mark.cuda
 def test_cuda_stats_equal_the_cpu_kernel(small_pm):
     cols = np.arange(0, 2309, 97, dtype=np.int32)
-    pm_cpu = sub_matrix(small_pm, list(range(0, 2309, 37)) + cols.tolist(), cols.tolist(), CpuBackend())
-    pm_gpu = sub_matrix(small_pm, list(range(0, 2309, 37)) + cols.tolist(), cols.tolist(), CudaBackend())
+    pm_cpu = tiny_pm(small_pm, (cols.tolist(), list(range(0, 2309, 37))), CpuBackend())
+    pm_gpu = tiny_pm(small_pm, (cols.tolist(), list(range(0, 2309, 37))), CudaBackend())
     members = np.arange(0, pm_cpu.shape[1], 2, dtype=np.int32)
     want = np.empty((pm_cpu.shape[0], 2), np.int64)
     k.pool_stats(pm_cpu.codes, np.arange(pm_cpu.shape[0], dtype=np.int32), members, 243, want)
@@ -270,8 +257,8 @@ def test_cuda_stats_equal_the_cpu_kernel(small_pm):
 def test_cuda_search_equals_cpu(small_pm, monkeypatch):
     monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 16)  # the simulator is slow: few launches
     answers = list(range(100, 124))
-    cpu = worst_case(tiny(small_pm, (answers, [5, 500, 900]), CpuBackend()))
-    gpu = worst_case(tiny(small_pm, (answers, [5, 500, 900]), CudaBackend()))
+    cpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CpuBackend()))
+    gpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CudaBackend()))
     assert (gpu.depth, gpu.refuted) == (cpu.depth, cpu.refuted)
     assert list(scores(gpu.tree)) == list(scores(cpu.tree))
 
