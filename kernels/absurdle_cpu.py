@@ -55,15 +55,6 @@ def absurdle_reply(row, members, n_patterns, solved, hist):
 
 
 @njit(cache=True)
-def set_key(members, zobrist):
-    """Return the 64-bit key of an answer set (as int64)."""
-    key = np.uint64(0)
-    for a in members:
-        key ^= zobrist[a]
-    return np.int64(key)
-
-
-@njit(cache=True)
 def _score(row, members, lo, hi, n_patterns, solved, hist):
     """Return (kept size, kept reply, branches) of one guess row over ``members[lo:hi]``.
 
