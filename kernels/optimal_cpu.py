@@ -160,35 +160,6 @@ def memo_harvest(mflag, mwork):
     return out
 
 
-@njit(cache=True, nogil=True)
-def hard_allows(params, glet, gcnt, genc, g, p, h, scratch):
-    """Return whether hard mode allows guess row ``h`` after guess row ``g`` got reply ``p``."""
-    if params[P_KIND] != 0:
-        return reply_code(params[P_KIND], genc, g, genc, h, params[P_LENGTH], params[P_COLOURS],
-                          scratch) == p
-    length = params[P_LENGTH]
-    code = p
-    for k in range(length - 1, -1, -1):
-        digit = code % 3
-        code //= 3
-        if digit == 2 and glet[h, k] != glet[g, k]:
-            return False
-    # every revealed letter (green or yellow) at least as often as revealed
-    code = p
-    for k in range(length - 1, -1, -1):
-        digit = code % 3
-        code //= 3
-        if digit:
-            scratch[glet[g, k]] += 1
-    ok = True
-    for k in range(length):
-        c = glet[g, k]
-        if scratch[c] > gcnt[h, c]:
-            ok = False
-        scratch[c] = 0
-    return ok
-
-
 RULE = 32
 """Offset in the scratch array (64 long) of a compiled hard-mode constraint."""
 

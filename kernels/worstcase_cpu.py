@@ -90,40 +90,6 @@ def buckets(row, members, n_patterns, solved):
 
 
 @njit(cache=True)
-def _candidate_order(codes, guesses, members, n_patterns, solved, hist):
-    """Return the guesses that split ``members``, by (largest bucket, -branches), and their
-    largest buckets."""
-    ng = guesses.shape[0]
-    worst = np.empty(ng, np.int64)
-    score = np.empty(ng, np.int64)
-    n = members.shape[0]
-    for i in range(ng):
-        row = codes[guesses[i]]
-        biggest = 0
-        branches = 0
-        for a in members:
-            c = row[a]
-            hist[c] += 1
-        for a in members:
-            c = row[a]
-            h = hist[c]
-            if h:
-                if c != solved:
-                    biggest = max(biggest, h)
-                branches += 1
-                hist[c] = 0
-        worst[i] = biggest
-        useless = biggest == n
-        score[i] = (n + 1) * (n + 1) if useless else biggest * (n + 1) + (n - branches)
-    order = np.argsort(score, kind="mergesort")
-    keep = 0
-    for i in range(ng):
-        if score[order[i]] < (n + 1) * (n + 1):
-            keep += 1
-    return order[:keep], worst
-
-
-@njit(cache=True)
 def guess_pool(guesses, members, consistent, answer_rows):
     """Return the guess rows to try: all ``guesses``, or (``consistent``) the members' own rows."""
     if not consistent:
