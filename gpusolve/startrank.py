@@ -154,8 +154,8 @@ def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     if task not in ("greedy-tree", "reference-greedy", "partition"):
         raise GpusolveError(f"{task!r} is not a tree task")
     job = make_job(task, pm, guesses, answers, mode, max_guesses, metric, free_max=free_max)
-    if words is None:  # consistent mode may only open with a possible answer
-        words = pm.answers if mode == "consistent" else pm.guesses
+    if words is None:
+        words = [pm.guesses[i] for i in openings(pm, mode)]
     return run_ranking(pm, job, list(words), **run)
 
 
