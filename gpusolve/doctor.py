@@ -12,10 +12,10 @@ import numba
 import numpy as np
 
 from . import __version__
-from .backend import CpuBackend, CudaBackend, cuda_status, device_info, get_backend
-from .games import make_game
+from .core.backend import CpuBackend, CudaBackend, cuda_status, device_info, get_backend
+from .core.games import make_game
+from .core.patterns import build_codes
 from .kernels.stats import inverse_table, nlogn_table
-from .patterns import build_codes
 
 PACKAGES = ("numpy", "numba", "numba-cuda", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations
 
-from .errors import GpusolveError
+from .core.errors import GpusolveError
 from .kernels.war_game import A_WINS, B_WINS, CAPPED, DRAW_BITS, MAX_CAP, MAX_CARDS, TIE
 
 AbstractDeck = tuple[int, ...]
@@ -270,7 +270,7 @@ def play_games(first: int, count: int, ranks: int = 13, suits: int = 4, down: in
 
     Outcomes are codes A_WINS, B_WINS, TIE and CAPPED (stopped after ``cap`` plays).
     """
-    from .backend import get_backend
+    from .core.backend import get_backend
 
     check_simulation(first + count, ranks, suits, down, cap, seed)
     return get_backend(backend).war_games(stream_key(seed), first, count, ranks, suits, down, cap)
@@ -348,7 +348,7 @@ def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap
 
     import numpy as np
 
-    from .backend import get_backend
+    from .core.backend import get_backend
     check_simulation(games, ranks, suits, down, cap, seed)
     engine = get_backend(backend)
     key = stream_key(seed)
@@ -372,7 +372,7 @@ def plot_lengths(lengths: GameLengths, path) -> None:
 
     from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend alone
 
-    from .cache import write_atomic
+    from .core.cache import write_atomic
 
     fig = Figure(figsize=(8, 4.5))
     ax = fig.subplots()

@@ -26,7 +26,7 @@ What makes it fast, every step admissible (nothing that could change a value is 
   their best guess, and proven lower bounds, each with the work it took (nodes plus reply
   cells scanned in its subtree). An entry means the same thing in every search over the same
   game, lists and mode (a true V or a true lower bound, whatever the caller's ``beta``), so a
-  run store keeps the costly ones and ``memo_preload`` puts them back (``gpusolve.subproblems``).
+  run store keeps the costly ones and ``memo_preload`` puts them back (``gpusolve.runs.subproblems``).
 
 Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
 NYT rule for Wordle, "would have given every reply so far" for the other games),
@@ -78,7 +78,7 @@ def _memo_key(h1, h2, d):
     """Return the two memo keys of a set hash pair and a depth.
 
     Run stores keep these keys across processes: a change to them (or to the Zobrist tables of
-    ``gpusolve.optimal._Context``) needs a new ``gpusolve.runstore.SCHEMA_VERSION``."""
+    ``gpusolve.search.optimal._Context``) needs a new ``gpusolve.runs.runstore.SCHEMA_VERSION``."""
     k1 = h1 + np.uint64(d + 1) * _GOLD
     k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
     return k1, k2

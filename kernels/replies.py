@@ -6,7 +6,7 @@ Words are rows of small integers (letter or colour indices); a reply is a small 
 ``counts`` is a caller-owned scratch array of at least 32 zeros (thread-local on both
 targets); it is left all zero again on return.
 
-Codes (see ``gpusolve.games`` for the text forms):
+Codes (see ``gpusolve.core.games`` for the text forms):
 
 * ``WORDLE``: base 3, first letter most significant; digit 0 miss, 1 yellow, 2 green.
   Greens first, then yellows left to right, each limited by the answer's unmatched letters.

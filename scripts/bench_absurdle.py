@@ -15,9 +15,9 @@ import time
 import numpy as np
 from gpusolve.kernels import absurdle_cpu
 
-from gpusolve.absurdle import _Search, absurdle
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.search.absurdle import _Search, absurdle
 
 PAIRS = "allowed:answers,answers:answers,allowed:answers-2315,answers-2315:answers-2315,sgb:sgb"
 

@@ -44,10 +44,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from gpusolve.backend import get_backend
-    from gpusolve.games import make_game
-    from gpusolve.metrics import partition_table
-    from gpusolve.patterns import build_codes, pattern_matrix
+    from gpusolve.core.backend import get_backend
+    from gpusolve.core.games import make_game
+    from gpusolve.core.patterns import build_codes, pattern_matrix
+    from gpusolve.search.metrics import partition_table
 
     engine = get_backend(args.backend)
     game = make_game()

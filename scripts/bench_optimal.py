@@ -22,9 +22,9 @@ import time
 
 def top_entropy_words(count: int) -> list[str]:
     """Return ``count`` words spread evenly over the top 100 by entropy (answers-2315)."""
-    from gpusolve.games import make_game
-    from gpusolve.metrics import rank_guesses
-    from gpusolve.patterns import pattern_matrix
+    from gpusolve.core.games import make_game
+    from gpusolve.core.patterns import pattern_matrix
+    from gpusolve.search.metrics import rank_guesses
 
     pm = pattern_matrix(make_game(), "allowed", "answers-2315")
     top = [s.word for s in rank_guesses(pm, "entropy")[:100]]

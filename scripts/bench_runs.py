@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
-from gpusolve.startrank import rank_exact, rank_trees
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.runs.startrank import rank_exact, rank_trees
 
 
 def sample(words: tuple[str, ...], n: int) -> list[str]:

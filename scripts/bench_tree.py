@@ -42,10 +42,10 @@ def main() -> None:
         scores(args)
         return
 
-    from gpusolve.games import make_game
-    from gpusolve.greedy import greedy_tree
-    from gpusolve.patterns import pattern_matrix
-    from gpusolve.trees import summarize
+    from gpusolve.core.games import make_game
+    from gpusolve.core.patterns import pattern_matrix
+    from gpusolve.core.trees import summarize
+    from gpusolve.search.greedy import greedy_tree
 
     print(f"numba threads: {numba.get_num_threads()}")
     wordle = make_game("wordle")
@@ -82,9 +82,9 @@ def main() -> None:
 
 def scores(args) -> None:
     """Print CPU and wall time per start word of ``greedy_scores`` in every mode, per thread count."""
-    from gpusolve.games import make_game
-    from gpusolve.greedy import greedy_scores
-    from gpusolve.patterns import pattern_matrix
+    from gpusolve.core.games import make_game
+    from gpusolve.core.patterns import pattern_matrix
+    from gpusolve.search.greedy import greedy_scores
 
     print(f"## greedy_scores: {args.starts} start words, 12,972 guesses x 2,309 answers")
     full = pattern_matrix(make_game("wordle"), "allowed", "answers", "cpu")

@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from gpusolve.absurdle import absurdle
-from gpusolve.patterns import pattern_matrix
-from gpusolve.presets import preset_report, search_presets
-from gpusolve.prior import answer_weights, rank_weighted
-from gpusolve.worstcase import worst_case
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.search.absurdle import absurdle
+from gpusolve.search.presets import preset_report, search_presets
+from gpusolve.search.prior import answer_weights, rank_weighted
+from gpusolve.search.worstcase import worst_case
 
 
 def timed(label, fn):

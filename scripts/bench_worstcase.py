@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from gpusolve.patterns import pattern_matrix
-from gpusolve.trees import summarize
-from gpusolve.worstcase import _search, worst_case
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.core.trees import summarize
+from gpusolve.search.worstcase import _search, worst_case
 
 
 class _Enough(Exception):

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from gpusolve.games import make_game
-from gpusolve.greedy import greedy_scores, greedy_tree
-from gpusolve.patterns import pattern_matrix
-from gpusolve.trees import Tree
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.core.trees import Tree
+from gpusolve.search.greedy import greedy_scores, greedy_tree
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "greedy_pins.json"
 

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
 
-from gpusolve.absurdle import _Search, absurdle, absurdle_line
 from gpusolve.cli import app
-from gpusolve.patterns import PatternMatrix
+from gpusolve.core.patterns import PatternMatrix
+from gpusolve.search.absurdle import _Search, absurdle, absurdle_line
 
 
 def brute_absurdle(pm: PatternMatrix) -> int:
@@ -190,7 +190,7 @@ LINES = {  # the winning lines the search reports (smallest kept bucket first, t
 @pytest.mark.parametrize("guesses", ["allowed", "answers"])
 def test_absurdle_bundled_lists(wordle, guesses, answers):
     """Every bundled Wordle pairing: 4 guesses always win (1 to 3 refuted), proven."""
-    from gpusolve.patterns import pattern_matrix
+    from gpusolve.core.patterns import pattern_matrix
 
     pm = pattern_matrix(wordle, answers if guesses == "answers" else guesses, answers, "cpu")
     result = absurdle(pm)
@@ -203,7 +203,7 @@ def test_absurdle_bundled_lists(wordle, guesses, answers):
 def test_absurdle_sgb_line_and_three_refuted(wordle):
     """SGB (5,756 x 5,756) needs 5 guesses: the line the full search reports (about 3 minutes,
     docs/variants.md) wins in 5, and 3 guesses do not suffice (4 refuted only in the full run)."""
-    from gpusolve.patterns import pattern_matrix
+    from gpusolve.core.patterns import pattern_matrix
 
     pm = pattern_matrix(wordle, "sgb", "sgb", "cpu")
     line = absurdle_line(pm, ["ALOES", "CARNY", "MIGHT", "WHICH", "KAPPA"])
@@ -225,8 +225,8 @@ def test_cli_absurdle():
 def test_kept_scores_cuda_equals_cpu(small_pm, monkeypatch):
     from gpusolve.kernels import config
 
-    from gpusolve.absurdle import gpu_kept_scores
-    from gpusolve.backend import CudaBackend
+    from gpusolve.core.backend import CudaBackend
+    from gpusolve.search.absurdle import gpu_kept_scores
 
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     pm = cluster_pm(small_pm, 11, 8, 4)
@@ -245,7 +245,7 @@ def test_absurdle_cuda_search_equals_cpu(small_pm, monkeypatch):
     """The search scoring every set on the GPU gives the same result, line included."""
     from gpusolve.kernels import config
 
-    from gpusolve.backend import CudaBackend
+    from gpusolve.core.backend import CudaBackend
 
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(config, "ABSURDLE_GPU_MIN_ANSWERS", 1)

@@ -13,9 +13,9 @@ from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
-from gpusolve.patterns import PatternMatrix
-from gpusolve.trees import scores
-from gpusolve.worstcase import rank_worst_case, worst_case
+from gpusolve.core.patterns import PatternMatrix
+from gpusolve.core.trees import scores
+from gpusolve.search.worstcase import rank_worst_case, worst_case
 
 
 def brute_minimax(pm: PatternMatrix, consistent: bool = False) -> int:
@@ -80,7 +80,7 @@ def test_worst_case_with_start_counts_the_start(small_pm):
 
 
 def test_hard_mode_refused(small_pm):
-    from gpusolve.errors import GpusolveError
+    from gpusolve.core.errors import GpusolveError
 
     with pytest.raises(GpusolveError):
         worst_case(small_pm, mode="hard")
@@ -99,8 +99,8 @@ def test_cli_worst_case():
 
 
 def test_evil_path_tie_rule():
-    from gpusolve.adversary import evil_path
-    from gpusolve.trees import Node
+    from gpusolve.core.trees import Node
+    from gpusolve.search.adversary import evil_path
 
     tree = Node("ABCDE", 4, {0: Node("FGHIJ", 2, {242: "FGHIJ", 1: "KLMNO"}),
                              5: Node("PQRST", 2, {242: "PQRST", 2: "UVWXY"}), 242: "ABCDE"})
@@ -109,8 +109,8 @@ def test_evil_path_tie_rule():
 
 @pytest.mark.slow
 def test_evil_wordle_seed_000(small_pm):
-    from gpusolve.adversary import evil_path
-    from gpusolve.greedy import greedy_tree
+    from gpusolve.search.adversary import evil_path
+    from gpusolve.search.greedy import greedy_tree
 
     tree = greedy_tree(small_pm, "max", "normal", free_max=125)
     path = [(g, small_pm.game.format_reply(r)) for g, r in evil_path(tree, small_pm.game.solved)]
@@ -119,8 +119,8 @@ def test_evil_wordle_seed_000(small_pm):
 
 
 def test_antiwordle_seed_000(small_pm):
-    from gpusolve.adversary import antiwordle_tree
-    from gpusolve.trees import summarize
+    from gpusolve.core.trees import summarize
+    from gpusolve.search.adversary import antiwordle_tree
 
     s = summarize(antiwordle_tree(small_pm))
     assert s.first_guess == "FUZZY" and round(s.mean, 2) == 5.75 and round(s.stdev, 2) == 1.61
@@ -129,7 +129,7 @@ def test_antiwordle_seed_000(small_pm):
 
 
 def test_policies_splits_and_prune(small_pm):
-    from gpusolve.adversary import policy_table
+    from gpusolve.search.adversary import policy_table
 
     rows = {(r["metric"], r["mode"]): r for r in policy_table(small_pm)}
     assert rows["splits", "normal"]["first_guess"] == "TRACE"  # seed 004's MaxSplits start

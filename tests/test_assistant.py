@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gpusolve.analysis import analyze_game, by_commonness
-from gpusolve.assistant import Assistant, parse_turn
 from gpusolve.cli import app
-from gpusolve.errors import GpusolveError
-from gpusolve.history import parse_history
-from gpusolve.prior import answer_weights, rank_weighted, weighted_table
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.history import parse_history
+from gpusolve.play.analysis import analyze_game, by_commonness
+from gpusolve.play.assistant import Assistant, parse_turn
+from gpusolve.search.prior import answer_weights, rank_weighted, weighted_table
 
 runner = CliRunner()
 
@@ -61,7 +61,7 @@ def test_weighted_kernel_matches_oracle(full_pm, cols, rows, ws):
 
 
 def test_uniform_weights_agree_with_unweighted_metrics(full_pm):
-    from gpusolve.metrics import rank_guesses
+    from gpusolve.search.metrics import rank_guesses
 
     w = answer_weights(full_pm, "uniform")
     top = [s.word for s in rank_weighted(full_pm, "entropy", w)[:5]]
@@ -251,8 +251,8 @@ def test_solve_in_a_pseudo_terminal():
 
 
 def test_prior_tree_is_a_valid_tree(small_pm):
-    from gpusolve.prior import prior_tree, weighted_mean
-    from gpusolve.trees import scores, summarize
+    from gpusolve.core.trees import scores, summarize
+    from gpusolve.search.prior import prior_tree, weighted_mean
 
     cols = np.arange(0, 2309, 7, dtype=np.int32)
     for prior in ("uniform", "frequency"):
@@ -285,10 +285,10 @@ def test_cli_rank_prior():
 
 
 def test_exact_advice_through_optimal_when_installed(monkeypatch, full_pm):
-    """With a ``gpusolve.optimal`` present, small positions are solved exactly and said so."""
+    """With a ``gpusolve.search.optimal`` present, small positions are solved exactly and said so."""
     import types
 
-    import gpusolve
+    import gpusolve.search
 
     calls = []
 
@@ -296,25 +296,25 @@ def test_exact_advice_through_optimal_when_installed(monkeypatch, full_pm):
         calls.append((mode, len(answers), list(moves)))
         return types.SimpleNamespace(first_guess="RUGBY", mean=2.2, tree=None)
 
-    fake = types.ModuleType("gpusolve.optimal")
+    fake = types.ModuleType("gpusolve.search.optimal")
     fake.solve = solve
-    monkeypatch.setitem(sys.modules, "gpusolve.optimal", fake)
-    monkeypatch.setattr(gpusolve, "optimal", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "gpusolve.search.optimal", fake)
+    monkeypatch.setattr(gpusolve.search, "optimal", fake, raising=False)
     a = Assistant(full_pm)
     for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
         a.play(word, reply)
     advice = a.advice()
-    assert advice.method.startswith("exact (gpusolve.optimal") and advice.best == "RUGBY"
+    assert advice.method.startswith("exact (gpusolve.search.optimal") and advice.best == "RUGBY"
     assert calls == [("normal", 5, a.moves)]
     a.undo()  # 221 answers: too many for the exact search, greedy again
     assert a.advice().method.startswith("greedy")
 
 
 def test_exact_advice_with_the_real_optimal_search(full_pm):
-    pytest.importorskip("gpusolve.optimal")
+    pytest.importorskip("gpusolve.search.optimal")
     a = Assistant(full_pm)
     for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
         a.play(word, reply)
     advice = a.advice()
-    assert advice.method == "exact (gpusolve.optimal: 2.000 more guesses on average)"
+    assert advice.method == "exact (gpusolve.search.optimal: 2.000 more guesses on average)"
     assert advice.best in ("RHOMB", "RHUMB")

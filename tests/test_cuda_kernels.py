@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from gpusolve.kernels.stats import inverse_table, nlogn_table
 
-from gpusolve.backend import CpuBackend, CudaBackend
-from gpusolve.games import make_game
-from gpusolve.patterns import build_codes
+from gpusolve.core.backend import CpuBackend, CudaBackend
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import build_codes
 
 pytestmark = pytest.mark.cuda
 

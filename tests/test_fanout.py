@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 from wordfiles import small_lists
 
 from gpusolve.cli import app
-from gpusolve.errors import GpusolveError
-from gpusolve.fanout import batches, default_batch
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
-from gpusolve.runstore import DATABASE
-from gpusolve.startrank import rank_exact, rank_trees
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.runs.fanout import batches, default_batch
+from gpusolve.runs.runstore import DATABASE
+from gpusolve.runs.startrank import rank_exact, rank_trees
 
 distributed = pytest.importorskip("distributed")
 
@@ -101,7 +101,7 @@ def test_cluster_gives_the_single_process_results(cluster, single, pm, lists, tm
 
 
 def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
-    pytest.importorskip("gpusolve.optimal")
+    pytest.importorskip("gpusolve.search.optimal")
     address, _ = cluster
     remote = rank_exact(pm, *lists, candidates=8, cutoff=70, scheduler=address, run_dir=tmp_path / "x")
     local = rank_exact(pm, *lists, candidates=8, cutoff=70, workers=0, run_dir=tmp_path / "y")
@@ -111,7 +111,7 @@ def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
 def test_exact_ranking_on_the_cluster_shares_subproblems(cluster, tmp_path):
     from wordfiles import ANAGRAMS, anagram_lists
 
-    pytest.importorskip("gpusolve.optimal")
+    pytest.importorskip("gpusolve.search.optimal")
     address, _ = cluster
     g, a = anagram_lists(tmp_path)
     pm = pattern_matrix(make_game(), g, a)
@@ -165,7 +165,7 @@ def test_local_cluster_of_processes_gives_the_same_results(single, lists, tmp_pa
 
 
 def test_unreachable_scheduler_is_a_one_line_error(pm, lists, tmp_path, monkeypatch):
-    monkeypatch.setattr("gpusolve.fanout.CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr("gpusolve.runs.fanout.CONNECT_TIMEOUT", "2s")
     with pytest.raises(GpusolveError, match="cannot reach the Dask scheduler"):
         rank_trees(pm, *lists, task="partition", scheduler="tcp://127.0.0.1:9", run_dir=tmp_path / "r")
     assert os.path.exists(tmp_path / "r" / DATABASE)

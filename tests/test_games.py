@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpusolve.backend import CpuBackend
-from gpusolve.errors import GpusolveError
-from gpusolve.games import jotto_allowable, make_game, mastermind_reply, wordle_reply
-from gpusolve.patterns import build_codes
-from gpusolve.words import read_words
+from gpusolve.core.backend import CpuBackend
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import jotto_allowable, make_game, mastermind_reply, wordle_reply
+from gpusolve.core.patterns import build_codes
+from gpusolve.core.words import read_words
 
 WORDLE_REPLIES = [
     ("NINNY", "ANNEX", "Y.G.."), ("ANNEX", "NINNY", ".YG.."), ("HELLO", "WORLD", "...GY"),

@@ -11,15 +11,15 @@ from gpusolve.kernels.stats import inverse_table, nlogn_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpusolve import greedy
-from gpusolve.backend import get_backend
-from gpusolve.errors import GpusolveError
-from gpusolve.games import make_game
-from gpusolve.greedy import greedy_scores, greedy_tree
-from gpusolve.modes import hard_mode_allows
-from gpusolve.patterns import PatternMatrix, build_codes, pattern_matrix
-from gpusolve.trees import Node, report_lines, summarize
-from gpusolve.words import read_words
+from gpusolve.core.backend import get_backend
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.modes import hard_mode_allows
+from gpusolve.core.patterns import PatternMatrix, build_codes, pattern_matrix
+from gpusolve.core.trees import Node, report_lines, summarize
+from gpusolve.core.words import read_words
+from gpusolve.search import greedy
+from gpusolve.search.greedy import greedy_scores, greedy_tree
 
 # ---------------------------------------------------------------- the oracle
 

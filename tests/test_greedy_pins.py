@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusolve.games import make_game
-from gpusolve.greedy import greedy_scores, greedy_tree
-from gpusolve.patterns import pattern_matrix
-from gpusolve.trees import Tree
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.core.trees import Tree
+from gpusolve.search.greedy import greedy_scores, greedy_tree
 
 PINS = json.loads((Path(__file__).parent / "data" / "greedy_pins.json").read_text())
 

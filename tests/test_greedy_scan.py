@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_greedy import ALLOWED, ANSWERS, METRICS, oracle_key, small_matrix
 
-from gpusolve.games import make_game
-from gpusolve.greedy import answer_major, greedy_tree, kernel_metric
-from gpusolve.trees import Node
+from gpusolve.core.games import make_game
+from gpusolve.core.trees import Node
+from gpusolve.search.greedy import answer_major, greedy_tree, kernel_metric
 
 BIG = int(kernel.BIG)
 
@@ -81,7 +81,7 @@ def test_best_guess_equals_the_reference(flat_pm, seed, metric, sizes):
 
 def reference_tree(pm, metric, mode, start=None, free_min=3):
     """The greedy tree by ``reference_best`` over the matrix (hard mode: the pure-Python rule)."""
-    from gpusolve.modes import hard_mode_allows
+    from gpusolve.core.modes import hard_mode_allows
 
     codes = np.asarray(pm.codes)
     rows = np.arange(pm.shape[0])

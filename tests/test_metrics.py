@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpusolve.errors import GpusolveError
-from gpusolve.history import parse_history, remaining_answers
-from gpusolve.metrics import rank_guesses
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.history import parse_history, remaining_answers
+from gpusolve.search.metrics import rank_guesses
 
 
 def oracle_metrics(pm, guess, answers):

@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import gpusolve.cli
-from gpusolve.backend import CpuBackend
-from gpusolve.errors import GpusolveError
-from gpusolve.games import jotto_allowable, make_game
-from gpusolve.modes import hard_mode_allows
-from gpusolve.optimal import solve
-from gpusolve.patterns import PatternMatrix, pattern_matrix
-from gpusolve.trees import Node, load_tree, scores
-from gpusolve.verify import verify_tree
-from gpusolve.words import read_words
+from gpusolve.core.backend import CpuBackend
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import jotto_allowable, make_game
+from gpusolve.core.modes import hard_mode_allows
+from gpusolve.core.patterns import PatternMatrix, pattern_matrix
+from gpusolve.core.trees import Node, load_tree, scores
+from gpusolve.core.verify import verify_tree
+from gpusolve.core.words import read_words
+from gpusolve.search.optimal import solve
 
 INF = float("inf")
 
@@ -296,7 +296,7 @@ def test_cli_errors(args, message):
 )
 def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode, seed, depth):
     """The kernel's contract for every beta: exact below it, a true lower bound at or above it."""
-    from gpusolve.optimal import _Context, _Workspace
+    from gpusolve.search.optimal import _Context, _Workspace
 
     pm = random_instance(kind, seed, 12, 24)
     ctx = _Context(pm, mode, 6)
@@ -325,8 +325,8 @@ def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode,
 def test_guess_bounds_cuda_equals_cpu(monkeypatch):
     from gpusolve.kernels import config
 
-    from gpusolve.backend import CudaBackend
-    from gpusolve.optimal import guess_table
+    from gpusolve.core.backend import CudaBackend
+    from gpusolve.search.optimal import guess_table
 
     pm = random_instance("wordle", 3, 20, 40)
     cpu = guess_table(pm, np.arange(20, dtype=np.int32), np.arange(40, dtype=np.int32))

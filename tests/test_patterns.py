@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpusolve.cache import load_array, save_array
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
+from gpusolve.core.cache import load_array, save_array
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
 
 
 @settings(max_examples=50, deadline=None)

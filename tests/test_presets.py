@@ -14,7 +14,7 @@ from tinygames import sub_matrix
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
-from gpusolve.presets import candidate_pool, letter_mask, preset_report, search_presets
+from gpusolve.search.presets import candidate_pool, letter_mask, preset_report, search_presets
 
 # ---- the oracle: seed 003's definitions, written plainly ----
 
@@ -229,8 +229,8 @@ def test_flat_first_pass_equals_set_bounds_and_oracle(small_pm, seed, n_answers,
 def test_first_pass_cuda_equals_cpu(small_pm, monkeypatch):
     from gpusolve.kernels import config
 
-    from gpusolve.backend import CudaBackend
-    from gpusolve.presets import _Square, gpu_set_bounds
+    from gpusolve.core.backend import CudaBackend
+    from gpusolve.search.presets import _Square, gpu_set_bounds
 
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)  # fewer threads than sets: grid-stride

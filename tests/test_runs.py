@@ -16,13 +16,13 @@ from typer.testing import CliRunner
 from wordfiles import small_lists
 
 from gpusolve.cli import app
-from gpusolve.errors import GpusolveError
-from gpusolve.games import make_game
-from gpusolve.patterns import pattern_matrix
-from gpusolve.runstore import DATABASE, FAULT, RunStore
-from gpusolve.startrank import proof_statement, rank_exact, rank_trees
-from gpusolve.subproblems import Entries
-from gpusolve.units import INFINITE, Subproblems, make_job, reference_value
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
+from gpusolve.runs.startrank import proof_statement, rank_exact, rank_trees
+from gpusolve.runs.subproblems import Entries
+from gpusolve.runs.units import INFINITE, Subproblems, make_job, reference_value
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,7 @@ def test_save_is_all_or_nothing_when_writing_subproblems_fails(tmp_path, monkeyp
 
 
 def test_store_keeps_the_subproblems_with_most_work(tmp_path, monkeypatch):
-    monkeypatch.setattr("gpusolve.runstore.STORE_MAX", 3)
+    monkeypatch.setattr("gpusolve.runs.runstore.STORE_MAX", 3)
     with RunStore(tmp_path / "run", {"task": "t"}) as store:
         store.save_subproblems(_entries([(k, 10, True, -1, 3, w) for k, w in [(1, 5), (2, 50), (3, 7)]]))
         store.save_subproblems(_entries([(4, 10, True, -1, 3, 9), (5, 10, True, -1, 3, 1)]))
@@ -205,7 +205,7 @@ def test_ranking_resumes_without_recomputing(tmp_path, lists, pm):
 
 def test_reference_greedy_totals_match_the_histogram(pm, lists):
     job = make_job("reference-greedy", pm, *lists)
-    from gpusolve.units import reference_greedy_histogram
+    from gpusolve.runs.units import reference_greedy_histogram
 
     for row in range(3):
         h = reference_greedy_histogram(pm, job, row)
@@ -427,8 +427,8 @@ def test_progress_line_shows_done_rate_eta_and_best():
 
     from rich.console import Console
 
-    from gpusolve.progress import RunProgress
-    from gpusolve.startrank import tree_key
+    from gpusolve.runs.progress import RunProgress
+    from gpusolve.runs.startrank import tree_key
 
     console = Console(file=io.StringIO(), force_terminal=True, width=200)
     progress = RunProgress(console, "greedy trees", tree_key, lambda r: f"total {r['total']}",
@@ -448,8 +448,8 @@ def test_progress_line_shows_done_rate_eta_and_best():
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
 def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode):
-    from gpusolve.greedy import greedy_tree
-    from gpusolve.trees import summarize
+    from gpusolve.core.trees import summarize
+    from gpusolve.search.greedy import greedy_tree
 
     ranked = rank_trees(pm, *lists, mode=mode, run_dir=tmp_path / "g", workers=0, batch=5)
     assert len(ranked.rows) == len(pm.guesses)
@@ -464,7 +464,7 @@ def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode)
 
 
 def test_exact_ranking_agrees_with_the_reference_search(tmp_path, lists, pm):
-    pytest.importorskip("gpusolve.optimal")
+    pytest.importorskip("gpusolve.search.optimal")
     for cutoff in (None, 40):
         real = rank_exact(pm, *lists, cutoff=cutoff, run_dir=tmp_path / f"real{cutoff}", workers=0)
         ref = rank_exact(pm, *lists, cutoff=cutoff, task="reference-exact", run_dir=tmp_path / f"ref{cutoff}",

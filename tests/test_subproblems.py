@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wordfiles import ANAGRAMS, anagram_lists, small_lists
 
-from gpusolve.games import make_game
-from gpusolve.optimal import MemoTable, solve
-from gpusolve.patterns import pattern_matrix
-from gpusolve.runstore import DATABASE, FAULT, RunStore
-from gpusolve.startrank import rank_exact
-from gpusolve.subproblems import Entries, Subproblems
-from gpusolve.units import make_job
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
+from gpusolve.runs.startrank import rank_exact
+from gpusolve.runs.subproblems import Entries, Subproblems
+from gpusolve.runs.units import make_job
+from gpusolve.search.optimal import MemoTable, solve
 
 pytest.importorskip("gpusolve.kernels.optimal_cpu")
 
@@ -82,7 +82,7 @@ def test_memo_table_preload_and_harvest(anagrams):
 ])
 def test_every_start_word_gives_the_same_result_with_and_without_reuse(tmp_path, monkeypatch, mode,
                                                                        max_guesses, cutoff):
-    monkeypatch.setattr("gpusolve.units.MIN_WORK", 0)  # keep every subproblem, however cheap
+    monkeypatch.setattr("gpusolve.runs.units.MIN_WORK", 0)  # keep every subproblem, however cheap
     g, a = small_lists(tmp_path, n_answers=50, n_extra=20, step=40)
     pm = pattern_matrix(make_game(), g, a)
     words = pm.answers if mode == "consistent" else pm.guesses
@@ -125,7 +125,7 @@ def _by_word(rows: list[dict], words: list[str]) -> dict:
 
 
 def test_the_worker_cache_merges_each_store_snapshot_once(tmp_path):
-    from gpusolve.fanout import _memos, _worker_memo
+    from gpusolve.runs.fanout import _memos, _worker_memo
 
     lists = small_lists(tmp_path)
     job = make_job("partition", pattern_matrix(make_game(), *lists), *lists)

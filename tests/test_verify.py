@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
-from gpusolve.games import make_game
-from gpusolve.greedy import greedy_tree
-from gpusolve.modes import hard_mode_allows
-from gpusolve.patterns import pattern_matrix
-from gpusolve.trees import Node, load_tree, save_tree
-from gpusolve.verify import verify_tree
+from gpusolve.core.games import make_game
+from gpusolve.core.modes import hard_mode_allows
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.core.trees import Node, load_tree, save_tree
+from gpusolve.core.verify import verify_tree
+from gpusolve.search.greedy import greedy_tree
 
 runner = CliRunner()
 

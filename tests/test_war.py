@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gpusolve.cli import app
-from gpusolve.errors import GpusolveError
+from gpusolve.core.errors import GpusolveError
 from gpusolve.war import (
     A_WINS,
     B_WINS,

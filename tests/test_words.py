@@ -6,9 +6,9 @@ from string import ascii_uppercase
 
 import pytest
 
-from gpusolve.errors import GpusolveError
-from gpusolve.games import make_game
-from gpusolve.words import read_words
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.words import read_words
 
 
 @pytest.mark.parametrize(("name", "count"), [

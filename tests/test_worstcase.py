@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from tinygames import tiny_pm
 from typer.testing import CliRunner
 
-from gpusolve.backend import CpuBackend, CudaBackend
 from gpusolve.cli import app
-from gpusolve.games import make_game
-from gpusolve.patterns import PatternMatrix
-from gpusolve.trees import scores
-from gpusolve.worstcase import _search, worst_case
+from gpusolve.core.backend import CpuBackend, CudaBackend
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import PatternMatrix
+from gpusolve.core.trees import scores
+from gpusolve.search.worstcase import _search, worst_case
 
 SOLVED = 242
 
@@ -97,7 +97,7 @@ def test_solvable_at_every_depth_matches_brute_force(small_pm, inst, consistent,
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(config, "WORSTCASE_LARGE_SET", large)
         if pair_mb is None:
-            mp.setattr("gpusolve.worstcase.MAX_PAIR_TABLE", 0)
+            mp.setattr("gpusolve.search.worstcase.MAX_PAIR_TABLE", 0)
             pair_mb = 1
         _check_all_depths(small_pm, inst, consistent, pair_mb)
 
@@ -106,7 +106,7 @@ def test_no_pair_table_recurses_at_three_left(small_pm, monkeypatch):
     """Without a pair table (answer lists too big for one) the compiled search must not take
     the pair-cache step: SCORE SHORE SNORE SPORE STORE SWORE with BLUNT need 5 (found by CI)."""
     monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 1000)
-    monkeypatch.setattr("gpusolve.worstcase.MAX_PAIR_TABLE", 0)
+    monkeypatch.setattr("gpusolve.search.worstcase.MAX_PAIR_TABLE", 0)
     _check_all_depths(small_pm, ([1668, 1732, 1822, 1878, 1936, 1988], [231]), False, 1)
 
 
@@ -203,7 +203,7 @@ def test_solve3_returns_a_working_guess_or_none_exists(small_pm, inst):
 
 
 def test_every_answer_must_be_a_guess(small_pm):
-    from gpusolve.errors import GpusolveError
+    from gpusolve.core.errors import GpusolveError
 
     pm = tiny_pm(small_pm, ([0, 1, 2], []))
     with pytest.raises(GpusolveError, match="every answer among the guesses"):
@@ -299,7 +299,7 @@ def test_12972_guesses_within_5_and_not_4_for_the_best_first_guesses(full_pm):
     """12,972 guesses x 2,309 answers: a tree within 5 (RAISE first); and the proof that 4 fail,
     restricted to the first 1,000 of the 12,972 first guesses in the search's order (the best
     by largest bucket). The whole proof (all 12,972) takes about 2 minutes: docs/variants.md."""
-    from gpusolve.worstcase import rank_worst_case
+    from gpusolve.search.worstcase import rank_worst_case
 
     r = worst_case(full_pm, min_depth=5)
     got = dict(scores(r.tree))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from gpusolve.patterns import PatternMatrix
+from gpusolve.core.patterns import PatternMatrix
 
 
 def sub_matrix(pm: PatternMatrix, guess_words, answer_words, backend=None) -> PatternMatrix:

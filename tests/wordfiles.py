@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from string import ascii_uppercase
 
-from gpusolve.words import read_words
+from gpusolve.core.words import read_words
 
 
 def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12, step: int = 97,

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from ..errors import GpusolveError
+from ..core.errors import GpusolveError
 
 try:  # newer Typer runs on its own copy of click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -97,7 +97,7 @@ def print_json(data: object) -> None:
 def load_matrix(game: str, length: int, colours: int, guesses: str | None, answers: str | None,
                 backend: str | None):
     """Return the pattern matrix for the command-line choice of game, lists and backend."""
-    from ..games import make_game
-    from ..patterns import pattern_matrix
+    from ..core.games import make_game
+    from ..core.patterns import pattern_matrix
 
     return pattern_matrix(make_game(game, length, colours), guesses, answers, backend)

@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import GpusolveError
-from ..history import parse_history, remaining_answers
-from ..metrics import METRICS, rank_guesses
+from ..core.errors import GpusolveError
+from ..core.history import parse_history, remaining_answers
+from ..search.metrics import METRICS, rank_guesses
 from . import runs
 from .app import (
     Answers,

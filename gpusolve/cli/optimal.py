@@ -9,11 +9,11 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..errors import GpusolveError
-from ..history import parse_history
-from ..modes import MODES
-from ..optimal import DEFAULT_MEMO_MB, OptimalResult, solve
-from ..trees import render, save_tree
+from ..core.errors import GpusolveError
+from ..core.history import parse_history
+from ..core.modes import MODES
+from ..core.trees import render, save_tree
+from ..search.optimal import DEFAULT_MEMO_MB, OptimalResult, solve
 from .app import (
     Answers,
     Backend,

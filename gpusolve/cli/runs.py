@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import GpusolveError
-from ..progress import RunProgress
-from ..startrank import KEYS, Ranking, describe, rank_exact, rank_trees, save_ranking
+from ..core.errors import GpusolveError
+from ..runs.progress import RunProgress
+from ..runs.startrank import KEYS, Ranking, describe, rank_exact, rank_trees, save_ranking
 from .app import (
     console,
     load_matrix,

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..errors import GpusolveError
-from ..modes import MODES
+from ..core.errors import GpusolveError
+from ..core.modes import MODES
 from .app import (
     Answers,
     Backend,
@@ -23,7 +23,7 @@ from .app import (
     print_json,
 )
 
-FREE_MIN = 3  # gpusolve.greedy.FREE_MIN (numba is imported only when a command runs)
+FREE_MIN = 3  # gpusolve.search.greedy.FREE_MIN (numba is imported only when a command runs)
 METRIC_HELP = ("Metric minimized at every node: entropy, max, expectation, branches, guaranteed_wins, "
                "expected_wins, splits (= branches), prune (= expectation); prefix anti- to reverse it.")
 Metric = Annotated[str, typer.Option("--metric", help=METRIC_HELP)]
@@ -43,7 +43,7 @@ def say(text: str) -> None:
 
 
 def _print_report(summary, limit: int = 6) -> None:
-    from ..trees import histogram_lines, report_lines
+    from ..core.trees import histogram_lines, report_lines
 
     for line in report_lines(summary, limit):
         say(line)
@@ -71,8 +71,8 @@ def tree(
         return prior_tree_cmd(prior=prior, metric=metric, mode=mode, free_max=free_max,
                               out=str(out) if out else None, game=game, length=length, colours=colours,
                               guesses=guesses, answers=answers, backend=backend, json=json)
-    from ..greedy import greedy_tree
-    from ..trees import plot_histogram, render, save_tree, summarize
+    from ..core.trees import plot_histogram, render, save_tree, summarize
+    from ..search.greedy import greedy_tree
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min)
@@ -111,9 +111,9 @@ def verify(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Check a tree: every answer reached once, replies right, guesses allowed, depth in limit."""
-    from ..patterns import pattern_matrix
-    from ..trees import load_tree, summarize
-    from ..verify import verify_tree
+    from ..core.patterns import pattern_matrix
+    from ..core.trees import load_tree, summarize
+    from ..core.verify import verify_tree
 
     t, game, info = load_tree(path)
     guesses = guesses or info.get("guesses")
@@ -172,11 +172,11 @@ def play(
     seed = seed or 0
     import random as random_module
 
-    from ..games import make_game
-    from ..greedy import greedy_tree
-    from ..patterns import pattern_matrix
-    from ..play import play_all, play_game, random_guesser, tree_guesser
-    from ..trees import load_tree
+    from ..core.games import make_game
+    from ..core.patterns import pattern_matrix
+    from ..core.trees import load_tree
+    from ..play.simulate import play_all, play_game, random_guesser, tree_guesser
+    from ..search.greedy import greedy_tree
 
     if sum([tree_file is not None, metric is not None, random]) > 1:
         raise GpusolveError("choose one guesser: --tree, --metric or --random")

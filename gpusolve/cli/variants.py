@@ -45,8 +45,8 @@ def preset(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Play preset words first whatever the replies, then any consistent word (seed 003)."""
-    from ..errors import GpusolveError
-    from ..presets import preset_report, search_presets
+    from ..core.errors import GpusolveError
+    from ..search.presets import preset_report, search_presets
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     if search:
@@ -114,10 +114,10 @@ def worst_case_cmd(
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..errors import GpusolveError
-    from ..history import parse_history, remaining_answers
-    from ..trees import save_tree, summarize
-    from ..worstcase import rank_worst_case, worst_case
+    from ..core.errors import GpusolveError
+    from ..core.history import parse_history, remaining_answers
+    from ..core.trees import save_tree, summarize
+    from ..search.worstcase import rank_worst_case, worst_case
 
     if pair_mb < 0:
         raise GpusolveError("--pair-mb must be at least 0")
@@ -176,8 +176,8 @@ def absurdle(
 
     Proven by search (every smaller number refuted); --backend cuda scores the guesses on the GPU.
     """
-    from ..absurdle import absurdle as solve_absurdle
-    from ..absurdle import absurdle_line
+    from ..search.absurdle import absurdle as solve_absurdle
+    from ..search.absurdle import absurdle_line
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     if play:
@@ -218,10 +218,10 @@ def evil(
 ) -> None:
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
     (ties: the lowest reply, ..... first)."""
-    from ..adversary import evil_path, policy_metric
-    from ..games import make_game
-    from ..greedy import greedy_tree
-    from ..trees import load_tree
+    from ..core.games import make_game
+    from ..core.trees import load_tree
+    from ..search.adversary import evil_path, policy_metric
+    from ..search.greedy import greedy_tree
 
     if tree_file:
         tree, game_spec, _ = load_tree(tree_file)
@@ -245,8 +245,8 @@ def antiwordle(
 ) -> None:
     """Antiwordle: consistent guesses that keep branches big (least entropy), as long a game as
     possible."""
-    from ..adversary import antiwordle_tree
-    from ..trees import summarize
+    from ..core.trees import summarize
+    from ..search.adversary import antiwordle_tree
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     s = summarize(antiwordle_tree(pm))
@@ -271,7 +271,7 @@ def policies(
 ) -> None:
     """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune) as greedy
     trees: first guess, mean, worst and games over 6 per mode."""
-    from ..adversary import policy_table
+    from ..search.adversary import policy_table
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
@@ -335,9 +335,9 @@ def solve(
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
     the answers left and the best next guess. Commands: undo, help, quit."""
-    from ..assistant import Assistant, parse_turn
-    from ..errors import GpusolveError
-    from ..history import parse_history
+    from ..core.errors import GpusolveError
+    from ..core.history import parse_history
+    from ..play.assistant import Assistant, parse_turn
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     assistant = Assistant(pm, mode, metric, prior, top)
@@ -393,8 +393,8 @@ def analyze(
 ) -> None:
     """Judge a played game: per move the answers left, skill (expected answers left by the best
     guess / by the guess played) and luck of the reply; then the answers left, most common first."""
-    from ..analysis import analyze_game, by_commonness
-    from ..history import parse_history
+    from ..core.history import parse_history
+    from ..play.analysis import analyze_game, by_commonness
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     reports, alive = analyze_game(pm, parse_history(pm, history))
@@ -436,9 +436,9 @@ def play_human(
     """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
     import random
 
-    from ..absurdle import absurdle_line
-    from ..errors import GpusolveError
-    from ..modes import check_mode, hard_mode_allows
+    from ..core.errors import GpusolveError
+    from ..core.modes import check_mode, hard_mode_allows
+    from ..search.absurdle import absurdle_line
 
     check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
@@ -492,8 +492,8 @@ def prior_tree_cmd(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
-    from ..prior import answer_weights, prior_tree, weighted_mean
-    from ..trees import save_tree, summarize
+    from ..core.trees import save_tree, summarize
+    from ..search.prior import answer_weights, prior_tree, weighted_mean
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     weights = answer_weights(pm, prior)
@@ -522,8 +522,8 @@ def rank_prior(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every guess with answers weighted by a prior (the weighted kernel)."""
-    from ..history import parse_history, remaining_answers
-    from ..prior import answer_weights, rank_weighted
+    from ..core.history import parse_history, remaining_answers
+    from ..search.prior import answer_weights, rank_weighted
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     alive = remaining_answers(pm, parse_history(pm, after))

@@ -4,22 +4,22 @@
   reply with the most remaining answers (a leaf counts 1, the solved reply 0). Ties go to the
   lowest reply code (``.....`` first, first square most significant).
 * Antiwordle: a greedy tree that *maximizes* branch sizes with consistent guesses only
-  (``anti-entropy`` in ``gpusolve.greedy``).
+  (``anti-entropy`` in ``gpusolve.search.greedy``).
 * Policies ``splits`` (most branches: MaxSplits) and ``prune`` (fewest answers left on average,
   i.e. least sum of squared branch sizes: MaxPrune) are the greedy metrics ``branches`` and
-  ``expectation`` (``gpusolve.greedy`` takes the names ``splits`` and ``prune``; ``POLICIES`` maps
+  ``expectation`` (``gpusolve.search.greedy`` takes the names ``splits`` and ``prune``; ``POLICIES`` maps
   seed 004's own MaxInfo, MaxSplits and MaxPrune).
 """
 
 from __future__ import annotations
 
+from ..core.patterns import PatternMatrix
+from ..core.trees import Node, Tree, summarize
+from ..core.words import Word
 from .greedy import greedy_tree
-from .patterns import PatternMatrix
-from .trees import Node, Tree, summarize
-from .words import Word
 
 POLICIES = {"maxinfo": "entropy", "maxsplits": "splits", "maxprune": "prune"}
-"""Seed 004's policy names -> the greedy metric of the same rule (``gpusolve.greedy`` knows
+"""Seed 004's policy names -> the greedy metric of the same rule (``gpusolve.search.greedy`` knows
 ``splits`` and ``prune`` itself)."""
 
 

@@ -1,8 +1,9 @@
 """The solving assistant: the moves played so far, the answers they leave, and the next guess.
 
-The best next guess is exact (``gpusolve.optimal``) where that search is installed and the
-position is small, trivially exact with one or two answers left, and otherwise greedy by a
-partition metric (``gpusolve.metrics.rank_guesses``, or the weighted ranking under a prior).
+The best next guess is exact (``gpusolve.search.optimal``) where that search is installed and
+the position is small, trivially exact with one or two answers left, and otherwise greedy by a
+partition metric (``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a
+prior).
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import GpusolveError
-from .history import Move, remaining_answers
-from .metrics import rank_guesses
-from .modes import check_mode, hard_mode_allows
-from .patterns import PatternMatrix
-from .prior import answer_weights, check_prior, rank_weighted
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.history import Move, remaining_answers
+from ..core.modes import check_mode, hard_mode_allows
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..search.metrics import rank_guesses
+from ..search.prior import answer_weights, check_prior, rank_weighted
 
 EXACT_MAX = 60
-"""Positions with at most this many answers are solved exactly when ``gpusolve.optimal`` exists."""
+"""Positions with at most this many answers are solved exactly when ``gpusolve.search.optimal``
+exists."""
 
 
 def parse_turn(pm: PatternMatrix, text: str) -> Move:
@@ -53,7 +55,7 @@ def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: 
     """Return the optimal search's next guess and its mean, or (None, None) where it is not
     installed or finds none (no win within six guesses from here)."""
     try:
-        from . import optimal
+        from ..search import optimal
     except ImportError:
         return None, None
     try:
@@ -122,7 +124,8 @@ class Assistant:
         if self.exact and len(alive) <= EXACT_MAX:
             guess, mean = _exact_guess(pm, alive, self.moves, self.mode)
             if guess:
-                how = "exact (gpusolve.optimal" + (f": {mean:.3f} more guesses on average)" if mean else ")")
+                how = "exact (gpusolve.search.optimal" + (
+                    f": {mean:.3f} more guesses on average)" if mean else ")")
                 return Advice(words, how, guess, self._alternatives(alive, rows))
         alternatives = self._alternatives(alive, rows)
         how = f"greedy by {self.metric}" + (f", {self.prior} prior" if self.weights is not None else "")

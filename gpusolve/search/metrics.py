@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels.stats import (
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..kernels.stats import (
     BRANCHES,
     MAX,
     SCALE,
@@ -19,8 +21,6 @@ from .kernels.stats import (
     inverse_table,
     nlogn_table,
 )
-from .patterns import PatternMatrix
-from .words import Word
 
 METRICS = {
     "entropy": "information in bits (higher is better)",

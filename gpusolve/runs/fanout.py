@@ -10,7 +10,7 @@ client writes each finished batch into the run store in one transaction as tasks
 (``as_completed``), with the batch's new solved subproblems. Exact searches reuse subproblems:
 the store's entries are loaded once (scattered once to a cluster's workers), and each worker
 process keeps its memo from batch to batch, so its later start words reuse what its earlier ones
-found (``gpusolve.subproblems``). Exact batches are sent out a few per worker at a time, each new
+found (``gpusolve.runs.subproblems``). Exact batches are sent out a few per worker at a time, each new
 one carrying the subproblems that finished batches found (scattered to the workers as they
 come), so every worker's later start words reuse the whole run's work. A worker that dies loses
 only its in-flight batches: the scheduler hands them to another worker, and exceptions are
@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .errors import GpusolveError
+from ..core.errors import GpusolveError
+from ..core.words import Word
 from .runstore import RunStore
 from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
 from .units import UNITS, Job, matrix_for
-from .words import Word
 
 SHARE_PARTS = 32
 """Most separately scattered parts of a run's new subproblems before they are merged into one."""

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import GpusolveError
-from .history import Move, remaining_answers
-from .kernels.stats import SUM_SQUARES
-from .metrics import partition_table, rank_guesses
-from .patterns import PatternMatrix
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.history import Move, remaining_answers
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..kernels.stats import SUM_SQUARES
+from ..search.metrics import partition_table, rank_guesses
 
 
 @dataclass
@@ -76,7 +76,7 @@ def analyze_game(pm: PatternMatrix, moves: list[Move]) -> tuple[list[MoveReport]
 
 def by_commonness(words: list[Word]) -> list[tuple[Word, float]]:
     """Return the words with their Zipf frequencies, most common first (needs ``wordfreq``)."""
-    from .prior import zipf
+    from ..search.prior import zipf
 
     z = zipf(words)
     order = np.lexsort((np.arange(len(words)), -z))

@@ -9,8 +9,8 @@ the cache holds), so that a resumed or distributed run gives exactly the results
 uninterrupted one. Units that search (``exact``, ``reference-exact``) read the cache, add their
 worthwhile new subproblems to it, and count their nodes and hits on it per start word.
 
-Tasks: ``greedy-tree`` and ``exact`` (the real searches, ``gpusolve.greedy`` and
-``gpusolve.optimal``), and three small pure-Python ones used as stand-ins and test oracles:
+Tasks: ``greedy-tree`` and ``exact`` (the real searches, ``gpusolve.search.greedy`` and
+``gpusolve.search.optimal``), and three small pure-Python ones used as stand-ins and test oracles:
 ``partition`` (the start word's branch statistics), ``reference-greedy`` (a slow greedy tree)
 and ``reference-exact`` (a slow exact search for tiny lists).
 """
@@ -24,13 +24,13 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .errors import GpusolveError
-from .games import make_game
-from .metrics import METRICS, partition_table, ranking
-from .modes import check_mode, hard_mode_allows
-from .patterns import PatternMatrix, pattern_matrix
+from ..core.errors import GpusolveError
+from ..core.games import make_game
+from ..core.modes import check_mode, hard_mode_allows
+from ..core.patterns import PatternMatrix, pattern_matrix
+from ..core.words import Word
+from ..search.metrics import METRICS, partition_table, ranking
 from .subproblems import MIN_WORK, PER_UNIT, Subproblems
-from .words import Word
 
 INFINITE = 1 << 40
 
@@ -78,9 +78,9 @@ def make_job(task: str, pm: PatternMatrix, guesses: str | None, answers: str | N
     names = list(METRICS)
     if task == "greedy-tree":
         try:
-            from .greedy import metric_names
+            from ..search.greedy import metric_names
         except ImportError:
-            raise GpusolveError("the greedy search (gpusolve.greedy) is not in this build") from None
+            raise GpusolveError("the greedy search (gpusolve.search.greedy) is not in this build") from None
         names = metric_names()
     if metric and metric not in names:
         raise GpusolveError(f"unknown metric {metric!r}: choose one of {', '.join(names)}")
@@ -124,7 +124,7 @@ UnitFunction = Callable[..., list[dict]]
 def partition_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                    threads: int | None = None) -> list[dict]:
     """Return each start word's branch statistics over all answers (largest, count, sum of squares)."""
-    from .kernels.stats import BRANCHES, MAX, SUM_SQUARES
+    from ..kernels.stats import BRANCHES, MAX, SUM_SQUARES
 
     table = partition_table(pm, None, np.asarray(rows, dtype=np.int32))
     return [{"max": int(t[MAX]), "branches": int(t[BRANCHES]), "sum_squares": int(t[SUM_SQUARES])}
@@ -256,8 +256,8 @@ def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Sub
 
 def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                      threads: int | None = None) -> list[dict]:
-    """Return each start word's greedy-tree result from the batch kernel of ``gpusolve.greedy``."""
-    from .greedy import greedy_scores
+    """Return each start word's greedy-tree result from the batch kernel of ``gpusolve.search.greedy``."""
+    from ..search.greedy import greedy_scores
 
     histograms = greedy_scores(pm, np.asarray(rows, dtype=np.int64), metric=job.metric, mode=job.mode,
                                free_max=job.free_max, threads=threads)
@@ -266,7 +266,7 @@ def greedy_tree_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subprob
 
 def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                threads: int | None = None) -> list[dict]:
-    """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.optimal``.
+    """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.search.optimal``.
 
     The searches share ``memo.tables`` (the compiled memo, kept by the worker from unit to unit)
     after loading the run store's entries into them, and add to ``memo`` the ``PER_UNIT`` new
@@ -274,9 +274,9 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
     """
     try:
-        from .optimal import solve
+        from ..search.optimal import solve
     except ImportError:
-        raise GpusolveError("the exact search (gpusolve.optimal) is not in this build") from None
+        raise GpusolveError("the exact search (gpusolve.search.optimal) is not in this build") from None
     out = []
     for r in rows:
         reuse = {}

@@ -3,7 +3,7 @@
 A true adversary may give any reply consistent with some remaining answer, looking ahead.
 The search proves the least depth D by showing depth D - 1 fails for every guess (iterative
 deepening, exact), and returns a tree that never needs more than D. Absurdle lives in
-``gpusolve.absurdle``.
+``gpusolve.search.absurdle``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels import config
-from .kernels import worstcase_cpu as k
-from .kernels.stats import BRANCHES, MAX, inverse_table, nlogn_table
-from .patterns import PatternMatrix
-from .trees import Node, Tree, scores
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.trees import Node, Tree, scores
+from ..core.words import Word
+from ..kernels import config
+from ..kernels import worstcase_cpu as k
+from ..kernels.stats import BRANCHES, MAX, inverse_table, nlogn_table
 
 ZOBRIST_SEED = 1_955_2022
 DEFAULT_BUDGET = 2_000_000_000

@@ -1,4 +1,4 @@
-"""CUDA kernels (numba.cuda) with the same contracts as ``kernels.cpu``.
+"""CUDA kernels (numba.cuda) with the same contracts as ``kernels.patterns_cpu``.
 
 Grid-stride loops throughout, so any launch geometry gives the same result; the geometry
 itself comes from ``kernels.config``.

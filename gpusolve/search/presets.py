@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels import presets_cpu as k
-from .patterns import PatternMatrix
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..kernels import presets_cpu as k
 
 ZOBRIST_SEED = 20220214
 """Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
@@ -270,7 +270,7 @@ def gpu_set_bounds(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (lower bound on the total score, always wins, largest bin) of every preset set
     (rows of ``sets``), one GPU thread per set: the numbers ``presets_cpu.set_bounds`` gives."""
-    from .kernels import config, preset_bounds, presets_cuda
+    from ..kernels import config, preset_bounds, presets_cuda
 
     n = len(pm.answers)
     if pm.game.n_patterns ** sets.shape[1] * n >= 2**62:

@@ -9,7 +9,7 @@ A run directory holds ``run.sqlite`` with three tables:
   result as JSON (deterministic: equal on every run), and how it was obtained (seconds, worker,
   nodes searched, hits on cached subproblems) kept apart so that results compare equal across
   runs. Each finished batch is one transaction, together with its new subproblems.
-* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.subproblems``): a
+* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.runs.subproblems``): a
   128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high; the search hashes the answer
   set, the depth left and, in hard mode, the allowed-guess list into it) -> value, whether it is
   exact or a proven lower bound, the best guess row of an exact value (-1: none), the set's size
@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
-from .errors import GpusolveError
+from ..core.errors import GpusolveError
 from .subproblems import STORE_MAX, Entries
 
 SCHEMA_VERSION = 2
@@ -212,7 +212,7 @@ class RunStore:
     # --- subproblem cache -------------------------------------------------------------------
 
     def load_subproblems(self) -> Entries:
-        """Return the cached subproblems (``gpusolve.subproblems.Entries``)."""
+        """Return the cached subproblems (``gpusolve.runs.subproblems.Entries``)."""
         rows = self._read("SELECT k1, k2, value, exact, guess, size, work FROM subproblems")
         if not rows:
             return Entries.empty()
@@ -306,7 +306,7 @@ def _show(value: object) -> str:
 
 def default_run_dir(params: dict[str, object]) -> Path:
     """Return the default run directory of a run: named by its task and a hash of its parameters."""
-    from .cache import content_key
+    from ..core.cache import content_key
 
     task = str(params.get("task", "run"))
     label = "-".join(str(params[k]) for k in ("game", "mode", "metric") if params.get(k))

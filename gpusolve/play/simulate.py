@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import GpusolveError
-from .patterns import PatternMatrix
-from .trees import Summary, Tree, summary_of
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.trees import Summary, Tree, summary_of
+from ..core.words import Word
 
 Move = tuple[Word, int]
 Guesser = Callable[[list[Move], np.ndarray], Word]

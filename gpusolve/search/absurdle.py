@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels import absurdle_cpu as k
-from .patterns import PatternMatrix
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..kernels import absurdle_cpu as k
 
 ZOBRIST_SEED = 20_220_310
 """Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
@@ -133,7 +133,7 @@ class _Search:
                                 "raise --budget")
 
     def _on_gpu(self, answers: int) -> bool:
-        from .kernels import config
+        from ..kernels import config
 
         return self.pm.backend.name == "cuda" and answers >= config.ABSURDLE_GPU_MIN_ANSWERS
 
@@ -226,7 +226,7 @@ class _Search:
 def gpu_kept_scores(pm: PatternMatrix, guesses: np.ndarray, flat: np.ndarray, starts: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return int32 (kept size, kept reply, branches) [set, guess], computed in one launch."""
-    from .kernels import absurdle_cuda, config
+    from ..kernels import absurdle_cuda, config
 
     if pm.game.n_patterns > absurdle_cuda.MAX_PATTERNS:
         raise GpusolveError(f"the CUDA backend handles at most {absurdle_cuda.MAX_PATTERNS} replies")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from .words import Word
+from ..core.words import Word
 
 
 class RunProgress:

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import GpusolveError
-from .games import WORDLE
-from .history import remaining_answers
-from .modes import check_mode
-from .patterns import PatternMatrix
-from .subproblems import Entries
-from .trees import Node, Tree, summarize
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.games import WORDLE
+from ..core.history import remaining_answers
+from ..core.modes import check_mode
+from ..core.patterns import PatternMatrix
+from ..core.trees import Node, Tree, summarize
+from ..core.words import Word
+from ..runs.subproblems import Entries
 
 OBJECTIVES = ("total",)
 """Objectives the search minimizes; ``total`` = guesses summed over the answers. A minimax
@@ -117,7 +117,7 @@ class MemoTable:
 
     def preload(self, known: Entries) -> None:
         """Put known subproblem entries (from a run store) in the memo."""
-        from .kernels.optimal_cpu import N_STATS, memo_preload
+        from ..kernels.optimal_cpu import N_STATS, memo_preload
 
         if len(known):
             memo_preload(*self.arrays, self.mask, known.k1, known.k2, known.value, known.exact,
@@ -125,7 +125,7 @@ class MemoTable:
 
     def harvest(self) -> Entries:
         """Return the entries computed since the last harvest; from now on they count as known."""
-        from .kernels.optimal_cpu import EXACT, memo_harvest
+        from ..kernels.optimal_cpu import EXACT, memo_harvest
 
         i = memo_harvest(self.mflag, self.mwork)
         return Entries(self.mk1[i], self.mk2[i], self.mval[i], self.mflag[i] == EXACT, self.mguess[i],
@@ -136,7 +136,7 @@ class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
-        from .kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH
+        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH
 
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
@@ -182,7 +182,7 @@ class _Workspace:
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
               ah: tuple[int, int], stop: np.ndarray) -> tuple[int, int]:
         """Return (value or lower bound >= beta, best guess row or -1) for one answer set."""
-        from .kernels.optimal_cpu import S_BEST, solve_set
+        from ..kernels.optimal_cpu import S_BEST, solve_set
 
         c = self.ctx
         need = len(guesses) * len(answers)
@@ -208,7 +208,7 @@ class _Workspace:
     @property
     def nodes(self) -> int:
         """Return the nodes this workspace has searched."""
-        from .kernels.optimal_cpu import S_NODES
+        from ..kernels.optimal_cpu import S_NODES
 
         return int(self.stats[S_NODES])
 
@@ -217,7 +217,7 @@ class _Context:
     """The arrays every workspace shares: matrix, hashes, mode parameters."""
 
     def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int, vector_max: int | None = None) -> None:
-        from .kernels.optimal_cpu import (
+        from ..kernels.optimal_cpu import (
             N_PARAMS,
             P_COLOURS,
             P_KIND,
@@ -264,7 +264,7 @@ class _Context:
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
-        from .kernels.optimal_cpu import hard_filter
+        from ..kernels.optimal_cpu import hard_filter
 
         out = np.empty(len(rows), np.int32)
         scratch = np.zeros(64, np.int64)
@@ -295,14 +295,14 @@ def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.
     """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
     of the guess ``rows`` over the answer columns ``answers``: one GPU launch for large sets
     on the CUDA backend, the CPU kernel otherwise (the same numbers either way)."""
-    from .kernels import config
-    from .kernels.optimal_cpu import guess_bounds
+    from ..kernels import config
+    from ..kernels.optimal_cpu import guess_bounds
 
     answers = np.ascontiguousarray(answers, np.int32)
     rows = np.ascontiguousarray(rows, np.int32)
     out = np.zeros((len(rows), 3), np.int64)
     if pm.backend.name == "cuda" and len(answers) >= config.OPTIMAL_GPU_MIN_ANSWERS and len(rows):
-        from .kernels import optimal_cuda
+        from ..kernels import optimal_cuda
 
         xp = pm.backend.xp
         dev = xp.empty((len(rows), 3), np.int64)
@@ -351,7 +351,7 @@ class _Search:
 
     def counters(self) -> dict:
         """Return the kernel counters summed over the workers."""
-        from .kernels import optimal_cpu as k
+        from ..kernels import optimal_cpu as k
 
         total = sum(w.stats for w in self.workspaces)
         names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
@@ -389,7 +389,7 @@ class _Search:
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
                  bound: int) -> tuple[int, bool]:
         """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it."""
-        from .kernels.optimal_cpu import INF
+        from ..kernels.optimal_cpu import INF
 
         n = len(answers)
         kids = [k for k in self.ctx.children(answers, rows, g) if k[0] != self.ctx.solved]
@@ -467,7 +467,7 @@ class _Search:
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
           guess: int | None = None, ws: _Workspace | None = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, its total), guess fixed when given."""
-    from .kernels.optimal_cpu import INF
+    from ..kernels.optimal_cpu import INF
 
     ctx = search.ctx
     pm = ctx.pm
@@ -514,11 +514,11 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     size use the vectorized scan; 0 turns it off; the value never changes a result).
     ``known`` subproblem entries (of a run over the same game, lists and mode) are put in the
     memo first; ``keep_subproblems`` N returns the N new entries with the most work (at least
-    ``min_work``) in ``result.subproblems`` (see ``gpusolve.subproblems``). ``tables``: a list
+    ``min_work``) in ``result.subproblems`` (see ``gpusolve.runs.subproblems``). ``tables``: a list
     holding the memo tables to use and keep (filled with new ones when empty or unfit), so that
     successive searches share their memo. None of these changes a result.
     """
-    from .kernels.optimal_cpu import INF
+    from ..kernels.optimal_cpu import INF
 
     _check_objective(objective)
     mode = check_mode(mode)

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels import prior_cpu as k
-from .patterns import PatternMatrix
-from .words import Word
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..kernels import prior_cpu as k
 
 PRIORS = ("uniform", "frequency")
 MIDPOINT = 3.0
@@ -112,11 +112,11 @@ def prior_tree(pm: PatternMatrix, weights: np.ndarray, metric: str = "entropy", 
                free_max: int | None = None, free_min: int = 3, answers: np.ndarray | None = None):
     """Return a greedy tree under a prior: at each node the guess best by the weighted ``metric``.
 
-    The pool follows ``gpusolve.greedy``: any guess where ``free_min < remaining <= free_max``
+    The pool follows ``gpusolve.search.greedy``: any guess where ``free_min < remaining <= free_max``
     (normal mode), else the remaining answers. Ties go to the guess more likely to be the
     answer, then to list order.
     """
-    from .trees import Node
+    from ..core.trees import Node
 
     if mode not in ("normal", "consistent"):
         raise GpusolveError("trees under a prior support modes normal and consistent")
@@ -142,7 +142,7 @@ def prior_tree(pm: PatternMatrix, weights: np.ndarray, metric: str = "entropy", 
 
 def weighted_mean(tree, pm: PatternMatrix, weights: np.ndarray) -> float:
     """Return the expected number of guesses of a tree when answers follow ``weights``."""
-    from .trees import scores
+    from ..core.trees import scores
 
     index = {w: i for i, w in enumerate(pm.answers)}
     total = sum(weights[index[w]] * n for w, n in scores(tree))

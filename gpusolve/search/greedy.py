@@ -18,12 +18,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .errors import GpusolveError
-from .kernels import greedy_cpu as kernel
-from .kernels.stats import inverse_table, nlogn_table
-from .modes import check_mode
-from .patterns import PatternMatrix
-from .trees import Node, Tree
+from ..core.errors import GpusolveError
+from ..core.modes import check_mode
+from ..core.patterns import PatternMatrix
+from ..core.trees import Node, Tree
+from ..kernels import greedy_cpu as kernel
+from ..kernels.stats import inverse_table, nlogn_table
 
 MODE_IDS = {"normal": kernel.NORMAL, "hard": kernel.HARD, "consistent": kernel.CONSISTENT}
 FREE_MIN = 3

@@ -44,7 +44,7 @@ class CpuBackend:
         """Return the (guesses x answers) reply-code matrix."""
         import numba
 
-        from .kernels import cpu
+        from ..kernels import patterns_cpu as cpu
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
         cpu.fill_pattern_matrix(kind, guesses, answers, colours, out, numba.get_num_threads())
@@ -55,8 +55,8 @@ class CpuBackend:
         """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
         import numba
 
-        from .kernels import cpu
-        from .kernels.stats import N_STATS
+        from ..kernels import patterns_cpu as cpu
+        from ..kernels.stats import N_STATS
 
         out = np.empty((len(guess_rows), N_STATS), dtype=np.int64)
         cpu.partition_stats(matrix, guess_rows, answers, n_patterns, nlogn, inverse, out,
@@ -68,7 +68,7 @@ class CpuBackend:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
         import numba
 
-        from .kernels import war_cpu
+        from ..kernels import war_cpu
 
         lengths = np.empty(count, np.int32)
         outcomes = np.empty(count, np.int8)
@@ -90,7 +90,8 @@ class CudaBackend:
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
         """Return the (guesses x answers) reply-code matrix, built on the GPU."""
-        from .kernels import config, cuda
+        from ..kernels import config
+        from ..kernels import patterns_cuda as cuda
 
         out = self.xp.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
@@ -102,8 +103,9 @@ class CudaBackend:
     def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
                         n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
         """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
-        from .kernels import config, cuda
-        from .kernels.stats import N_STATS
+        from ..kernels import config
+        from ..kernels import patterns_cuda as cuda
+        from ..kernels.stats import N_STATS
 
         if n_patterns > cuda.MAX_PATTERNS:
             raise GpusolveError(f"the CUDA backend handles at most {cuda.MAX_PATTERNS} replies")
@@ -119,7 +121,7 @@ class CudaBackend:
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
-        from .kernels import config, war_cuda
+        from ..kernels import config, war_cuda
 
         lengths = self.xp.empty(count, np.int32)
         outcomes = self.xp.empty(count, np.int8)

@@ -1,7 +1,7 @@
 """Ranking every start word by a whole search from it: its greedy tree, or its exact optimal value.
 
-Both are long runs: the start words are units fanned out by ``gpusolve.fanout`` and recorded in
-a ``gpusolve.runstore`` run directory, so a run resumes where it stopped and may use a cluster.
+Both are long runs: the start words are units fanned out by ``gpusolve.runs.fanout`` and recorded in
+a ``gpusolve.runs.runstore`` run directory, so a run resumes where it stopped and may use a cluster.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .cache import write_atomic
-from .errors import GpusolveError
+from ..core.cache import write_atomic
+from ..core.errors import GpusolveError
+from ..core.patterns import PatternMatrix
+from ..core.words import Word
+from ..search.metrics import ranking
 from .fanout import OnBatch, run_units
-from .metrics import ranking
-from .patterns import PatternMatrix
 from .runstore import RunStore, default_run_dir
 from .units import Job, make_job
-from .words import Word
 
 
 def tree_key(result: dict, position: int) -> tuple:
@@ -149,7 +149,7 @@ def rank_trees(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
 
     Every allowed guess is a start word (in consistent mode: every possible answer).
     ``free_max``: consider guesses that cannot be the answer only at nodes of at most this many
-    answers (default: everywhere, as the seeds do); see ``gpusolve.greedy``.
+    answers (default: everywhere, as the seeds do); see ``gpusolve.search.greedy``.
     """
     if task not in ("greedy-tree", "reference-greedy", "partition"):
         raise GpusolveError(f"{task!r} is not a tree task")
@@ -168,7 +168,7 @@ def exact_candidates(pm: PatternMatrix, candidates: int | None, metric: str = "e
                      mode: str = "normal") -> list[Word]:
     """Return the ``candidates`` best start words by a cheap partition metric (None: all that
     ``mode`` allows)."""
-    from .metrics import partition_table
+    from ..search.metrics import partition_table
 
     rows = openings(pm, mode)
     order = rows[ranking(partition_table(pm, guess_rows=rows), metric)]

@@ -7,8 +7,8 @@ guess row of an exact value (-1 if none), the set's size and the work it took (n
 cells scanned). None of it depends on the caller's cutoff, so an entry is valid in every search
 over the same game, lists and mode: the run store (whose parameters pin those) keeps them.
 
-What is kept, so that the store does not grow without limit (``gpusolve.fanout``,
-``gpusolve.runstore``): per start word, the ``PER_UNIT`` new entries with the most work (at
+What is kept, so that the store does not grow without limit (``gpusolve.runs.fanout``,
+``gpusolve.runs.runstore``): per start word, the ``PER_UNIT`` new entries with the most work (at
 least ``MIN_WORK``); in the store at most ``STORE_MAX`` entries, the least work dropped first.
 """
 
@@ -121,7 +121,7 @@ class Subproblems:
 
     def __init__(self, entries: Entries | None = None, reuse: bool = True) -> None:
         self.reuse = reuse
-        self.tables: list = []  # gpusolve.optimal.MemoTable, one per search thread
+        self.tables: list = []  # gpusolve.search.optimal.MemoTable, one per search thread
         self.seeds: set[str] = set()
         self._pending: list[Entries] = []  # snapshots not yet in the memo tables
         self._parts: list[Entries] = []  # everything known, for get()

@@ -1,0 +1,1 @@
+"""Playing: the solving assistant, analysis of a played game, simulated games."""
