@@ -12,9 +12,10 @@ from rich.table import Table
 from ..core.errors import GpusolveError
 from ..core.history import parse_history
 from ..core.modes import MODES
-from ..core.trees import render, save_tree
+from ..core.trees import render, save_tree, tree_format
 from ..search.optimal import DEFAULT_MEMO_MB, OptimalResult, solve
 from .app import (
+    OUT_HELP,
     Answers,
     Backend,
     Colours,
@@ -23,6 +24,7 @@ from .app import (
     Json,
     Length,
     Quiet,
+    TreeFormat,
     app,
     console,
     load_matrix,
@@ -114,7 +116,7 @@ def optimal_tree(
         "--cutoff", help="Only whether the total is below T matters.")] = None,
     mode: Annotated[str, typer.Option("--mode", help=", ".join(MODES))] = "normal",
     max_guesses: Annotated[int, typer.Option("--max-guesses", help="Every answer within N guesses.")] = 6,
-    out: Annotated[str | None, typer.Option("--out", help="Write the tree (JSON, gpusolve-tree/1).")] = None,
+    out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     levels: Annotated[int, typer.Option("--show", help="Print the tree's first N levels as text.")] = 0,
     memo_mb: Annotated[int, typer.Option(
         "--memo-mb", help="Memo size in MiB (all workers; with --objective worst-case: the cache of "
@@ -147,7 +149,7 @@ def optimal_tree(
         from .variants import worst_case_cmd
 
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
-                              start=start, mode=mode, after=state, max_depth=max_guesses, out=out,
+                              start=start, mode=mode, after=state, max_depth=max_guesses, out=out, fmt=fmt,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
                               backend=backend, json=json, quiet=quiet, pair_mb=memo_mb)
     if objective != "total":
@@ -162,6 +164,8 @@ def optimal_tree(
         raise GpusolveError("--words and --words-file go with --rank")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     moves = parse_history(pm, state)
+    if out:
+        tree_format(out, fmt, pm.game, moves)
     if alternatives < 0:
         alternatives = 4 if state else 0
     show = console.is_terminal and not quiet and not json
@@ -170,7 +174,7 @@ def optimal_tree(
                        candidates=parse_candidates(candidates or "all"), moves=moves, memo_mb=memo_mb,
                        workers=workers, alternatives=alternatives, progress=display if show else None)
     if out and result.tree is not None:
-        save_tree(out, result.tree, pm.game, mode=mode, guesses=guesses or pm.game.default_guesses,
+        save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                   answers=answers or pm.game.default_answers, max_guesses=max_guesses,
                   moves=[[w, pm.game.format_reply(c)] for w, c in moves])
     if json:

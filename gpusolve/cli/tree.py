@@ -1,4 +1,4 @@
-"""Commands over guess trees: ``tree`` (greedy), ``verify`` and ``play``."""
+"""Commands over guess trees: ``tree`` (greedy), ``verify``, ``tree-view`` and ``play``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import typer
 from ..core.errors import GpusolveError
 from ..core.modes import MODES
 from .app import (
+    OUT_HELP,
     Answers,
     Backend,
     Colours,
@@ -17,6 +18,7 @@ from .app import (
     Guesses,
     Json,
     Length,
+    TreeFormat,
     app,
     console,
     load_matrix,
@@ -55,8 +57,8 @@ def _print_report(summary, limit: int = 6) -> None:
 def tree(
     metric: Metric = "entropy", mode: Mode = "normal", free_max: FreeMax = None,
     free_min: FreeMin = FREE_MIN, start: Start = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
-    plot: Plot = None,
+    out: Annotated[Path | None, typer.Option("--out", help=OUT_HELP)] = None,
+    fmt: TreeFormat = None, plot: Plot = None,
     show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
     game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
@@ -69,16 +71,18 @@ def tree(
         from .variants import prior_tree_cmd
 
         return prior_tree_cmd(prior=prior, metric=metric, mode=mode, free_max=free_max,
-                              out=str(out) if out else None, game=game, length=length, colours=colours,
-                              guesses=guesses, answers=answers, backend=backend, json=json)
-    from ..core.trees import plot_histogram, render, save_tree, summarize
+                              out=str(out) if out else None, fmt=fmt, game=game, length=length,
+                              colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
+    from ..core.trees import plot_histogram, render, save_tree, summarize, tree_format
     from ..search.greedy import greedy_tree
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if out:
+        tree_format(out, fmt, pm.game)
     t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min)
     summary = summarize(t)
     if out:
-        save_tree(out, t, pm.game, mode=mode, metric=metric, free_max=free_max, free_min=free_min,
+        save_tree(out, t, pm.game, fmt, mode=mode, metric=metric, free_max=free_max, free_min=free_min,
                   guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
                   max_guesses=None)
     if plot:
@@ -103,7 +107,8 @@ def tree(
 
 @app.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="Tree JSON file (schema gpusolve-tree/1).")],
+    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1) or the published text "
+                                         "layout (then --guesses, --answers, --mode name the game).")],
     max_guesses: Annotated[int | None, typer.Option(
         "--max-guesses", help="Fail if an answer needs more. [default: the file's, else none]")] = None,
     mode: Annotated[str | None, typer.Option(
@@ -140,7 +145,38 @@ def verify(
     say(f"valid {game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
                   + (f", at most {limit} guesses" if limit is not None else "") + ")")
     say(f'first guess: "{summary.first_guess}"')
+    say(f"total: {summary.total:,} guesses over {summary.n:,} answers (mean {summary.mean:.4f})")
     _print_report(summary, limit or 6)
+
+
+@app.command("tree-view")
+def tree_view(
+    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1) or the published text "
+                                         "layout.")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write it here: a .html name gets the explorer page, .tree or .txt the text "
+        "layout, else JSON. [default: print the text layout]")] = None,
+    fmt: TreeFormat = None,
+    mode: Annotated[str | None, typer.Option(
+        "--mode", help="Record this mode in the file written (a text tree records none).")] = None,
+    guesses: Annotated[str | None, typer.Option(
+        "--guesses", help="Record this guess list's name in the file written.")] = None,
+    answers: Annotated[str | None, typer.Option(
+        "--answers", help="Record this answer list's name in the file written.")] = None,
+) -> None:
+    """Convert a tree: to the HTML explorer (offline, one file to share), the text layout of the
+    published trees (hollow, or text-full), or JSON. It is not checked: use verify for that."""
+    import sys
+
+    from ..core.trees import dump_tree, load_tree, save_tree, tree_format
+
+    t, game, info = load_tree(path)
+    info.update({k: v for k, v in (("mode", mode), ("guesses", guesses), ("answers", answers)) if v})
+    if out is None:
+        sys.stdout.write(dump_tree(t, game, tree_format("-", fmt or "text", game, info.get("moves")), **info))
+        return
+    save_tree(out, t, game, fmt, **info)
+    say(f"{tree_format(out, fmt)} tree written to {out}")
 
 
 @app.command()

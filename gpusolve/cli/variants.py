@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from .app import (
+    OUT_HELP,
     Answers,
     Backend,
     Colours,
@@ -17,6 +18,7 @@ from .app import (
     Json,
     Length,
     Quiet,
+    TreeFormat,
     app,
     console,
     load_matrix,
@@ -104,7 +106,7 @@ def worst_case_cmd(
     max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 12,
     min_depth: Annotated[int, typer.Option("--min-depth", help="Start at this depth (then the "
                                            "result is an upper bound, not proven least).")] = 1,
-    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     budget: Budget = 2_000_000_000,
     pair_mb: Annotated[int, typer.Option("--pair-mb", help="Memory for cached pair separators, MiB.")] = 256,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
@@ -116,13 +118,15 @@ def worst_case_cmd(
 
     from ..core.errors import GpusolveError
     from ..core.history import parse_history, remaining_answers
-    from ..core.trees import save_tree, summarize
+    from ..core.trees import save_tree, summarize, tree_format
     from ..search.worstcase import rank_worst_case, worst_case
 
     if pair_mb < 0:
         raise GpusolveError("--pair-mb must be at least 0")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     moves = parse_history(pm, after)
+    if out:
+        tree_format(out, fmt, pm.game, moves)
     alive = remaining_answers(pm, moves)
     display = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                        TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
@@ -143,7 +147,7 @@ def worst_case_cmd(
         good, checked = rank_worst_case(pm, result.depth, alive, mode, rank or None, budget, pair_mb)
         info["rank"] = {"checked": checked, "achieving": good}
     if out:
-        save_tree(out, result.tree, pm.game, mode=mode, objective="worst-case",
+        save_tree(out, result.tree, pm.game, fmt, mode=mode, objective="worst-case",
                   guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
                   max_guesses=result.depth, moves=[[w, pm.game.format_reply(c)] for w, c in moves])
     if json:
@@ -487,22 +491,24 @@ def prior_tree_cmd(
     mode: Annotated[str, typer.Option("--mode", help="normal or consistent")] = "normal",
     free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
                                                  "N answers left.")] = None,
-    out: Annotated[str | None, typer.Option("--out", help="Write the tree as JSON here.")] = None,
+    out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
-    from ..core.trees import save_tree, summarize
+    from ..core.trees import save_tree, summarize, tree_format
     from ..search.prior import answer_weights, prior_tree, weighted_mean
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if out:
+        tree_format(out, fmt, pm.game)
     weights = answer_weights(pm, prior)
     tree = prior_tree(pm, weights, metric, mode, free_max)
     s = summarize(tree)
     info = {**s.as_dict(), "prior": prior, "metric": metric, "mode": mode,
             "mean_under_prior": round(weighted_mean(tree, pm, weights), 4)}
     if out:
-        save_tree(out, tree, pm.game, mode=mode, metric=metric, prior=prior)
+        save_tree(out, tree, pm.game, fmt, mode=mode, metric=metric, prior=prior)
     if json:
         print_json(info)
         return

@@ -1,4 +1,5 @@
-"""Guess trees: the in-memory form, scores per answer, summary statistics, and the JSON file.
+"""Guess trees: the in-memory form, scores per answer, summary statistics, and the tree files
+(JSON; the published text layout, ``treetext``; the explorer page, ``gpusolve.view``).
 
 A tree is either a leaf word (the one remaining answer, guessed next) or a ``Node``: a guess,
 the number of answers it covers, and a subtree per reply code. The solved reply of a node
@@ -208,7 +209,8 @@ def to_json(tree: Tree, game: Game, **info: object) -> dict:
 
 
 def from_json(doc: dict) -> tuple[Tree, Game, dict]:
-    """Return (tree, game, info) from a JSON document, or raise a one-line error."""
+    """Return (tree, game, info) from a JSON document, or raise a one-line error; ``info`` holds
+    the document's other fields (mode, list names, max_guesses...), as ``to_json`` takes them."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
     try:
@@ -225,21 +227,72 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
         return Node(t["guess"].upper(), t.get("size", 0),
                     {game.parse_reply(str(r)): node(s) for r, s in t["branches"].items()})
 
-    info = {k: v for k, v in doc.items() if k not in ("schema", "root")}
+    info = {k: v for k, v in doc.items() if k not in ("schema", "root", "game", "length", "colours")}
     return node(doc.get("root")), game, info
 
 
-def save_tree(path: str | Path, tree: Tree, game: Game, **info: object) -> None:
-    """Write a tree's JSON document to ``path`` atomically."""
-    write_atomic(Path(path), (json.dumps(to_json(tree, game, **info)) + "\n").encode())
+FORMATS = ("json", "text", "text-full", "html")
+"""Tree file formats: gpusolve-tree/1 JSON; the published text layout, hollow or full; the explorer page."""
+_BY_SUFFIX = {".tree": "text", ".txt": "text", ".html": "html", ".htm": "html"}
+
+
+def tree_format(path: str | Path, fmt: str | None = None, game: Game | None = None,
+                moves: Sequence = ()) -> str:
+    """Return the format to write ``path`` in (``fmt``, else by its suffix: .tree/.txt text,
+    .html html, else json), or raise a one-line error if the tree cannot be written so."""
+    fmt = fmt or _BY_SUFFIX.get(Path(path).suffix.lower(), "json")
+    if fmt not in FORMATS:
+        raise GpusolveError(f"unknown tree format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if fmt.startswith("text"):
+        from .treetext import check_text_game
+
+        if game is not None:
+            check_text_game(game)
+        if moves:
+            raise GpusolveError("the text tree format holds whole games only: this tree starts after "
+                                f"{len(moves)} moves (write it as JSON or HTML)")
+    return fmt
+
+
+def dump_tree(tree: Tree, game: Game, fmt: str = "json", **info: object) -> str:
+    """Return the tree file's text in ``fmt`` (one of ``FORMATS``)."""
+    if fmt == "html":
+        from ..view.html import tree_page
+
+        return tree_page(to_json(tree, game, **info))
+    if fmt.startswith("text"):
+        from .treetext import to_text
+
+        return to_text(tree, game, "full" if fmt == "text-full" else "hollow")
+    return json.dumps(to_json(tree, game, **info)) + "\n"
+
+
+def save_tree(path: str | Path, tree: Tree, game: Game, fmt: str | None = None, **info: object) -> None:
+    """Write a tree to ``path`` atomically, in ``fmt`` (default: by the suffix, see ``tree_format``)."""
+    fmt = tree_format(path, fmt, game, info.get("moves") or ())  # type: ignore[arg-type]
+    data = dump_tree(tree, game, fmt, **info)
+    try:
+        write_atomic(Path(path), data.encode())
+    except OSError as e:
+        raise GpusolveError(f"cannot write tree file {path}: {e.strerror or e}") from None
 
 
 def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
-    """Return (tree, game, info) read from a JSON file, or raise a one-line error."""
+    """Return (tree, game, info) read from a JSON file or a text-layout tree (told apart by their
+    content), or raise a one-line error. A text tree carries no info: its game is Wordle."""
     try:
-        doc = json.loads(Path(path).read_text())
+        text = Path(path).read_text()
     except FileNotFoundError:
         raise GpusolveError(f"tree file {path} does not exist") from None
     except (OSError, ValueError) as e:
+        raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
+    if not text.lstrip().startswith(("{", "[")):
+        from .treetext import from_text
+
+        tree, game = from_text(text, str(path))
+        return tree, game, {}
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
         raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
     return from_json(doc)

@@ -1,0 +1,1 @@
+"""Presenting trees to people: the self-contained HTML explorer page."""
