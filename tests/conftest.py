@@ -53,3 +53,13 @@ def full_pm():
 def _private_runs_dir(tmp_path, monkeypatch):
     """Keep default run directories out of the user's data folder."""
     monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path / "runs"))
+
+
+@pytest.fixture(scope="session")
+def salet_2315():
+    """Return (matrix, result): the proven optimal SALET tree over the 2,315 original answers
+    (12,972 guesses, normal mode, total 7,920), solved once for every test that needs it."""
+    from gpusolve.search.optimal import solve
+
+    pm = pattern_matrix(make_game("wordle"), "allowed", "answers-2315", "cpu")
+    return pm, solve(pm, start="SALET")

@@ -221,9 +221,8 @@ def test_unknown_objective_and_bad_start():
 
 
 @pytest.mark.slow
-def test_salet_normal_7920():
-    pm = pattern_matrix(make_game(), "allowed", "answers-2315", "cpu")
-    result = solve(pm, start="SALET")
+def test_salet_normal_7920(salet_2315):
+    pm, result = salet_2315
     assert result.total == 7920 and result.proven
     assert round(result.mean, 4) == 3.4212
     assert sum(result.histogram.values()) == 2315 and result.worst <= 6

@@ -5,7 +5,7 @@ A tree is either a leaf word (the one remaining answer, guessed next) or a ``Nod
 the number of answers it covers, and a subtree per reply code. The solved reply of a node
 whose guess is a possible answer maps to that same word.
 
-JSON schema ``gpusolve-tree/1`` (``docs/tree-schema.md``)::
+JSON schema ``gpusolve-tree/1`` (other formats: ``docs/trees.md``)::
 
     {"schema": "gpusolve-tree/1", "game": "wordle", "length": 5, "colours": 6,
      "mode": "normal", "guesses": "allowed", "answers": "answers", "max_guesses": 6,
@@ -278,15 +278,21 @@ def save_tree(path: str | Path, tree: Tree, game: Game, fmt: str | None = None, 
 
 
 def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
-    """Return (tree, game, info) read from a JSON file or a text-layout tree (told apart by their
-    content), or raise a one-line error. A text tree carries no info: its game is Wordle."""
+    """Return (tree, game, info) read from a JSON file, a text-layout tree or an explorer page
+    (told apart by their content), or raise a one-line error. A text tree carries no info: its
+    game is Wordle."""
     try:
         text = Path(path).read_text()
     except FileNotFoundError:
         raise GpusolveError(f"tree file {path} does not exist") from None
     except (OSError, ValueError) as e:
         raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
-    if not text.lstrip().startswith(("{", "[")):
+    start = text.lstrip()[:1]
+    if start == "<":
+        from ..view.html import page_tree
+
+        return from_json(page_tree(text, str(path)))
+    if start not in ("{", "["):
         from .treetext import from_text
 
         tree, game = from_text(text, str(path))

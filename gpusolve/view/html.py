@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from importlib import resources
+
+from ..core.errors import GpusolveError
 
 TEMPLATE = "explorer.html"
 _DATA, _TITLE = "__TREE_DATA__", "__TITLE__"
+_EMBEDDED = re.compile(r'<script type="application/json" id="tree-data">(.*?)</script>', re.S)
 
 
 def embedded_json(doc: dict) -> str:
@@ -24,3 +28,14 @@ def tree_page(doc: dict) -> str:
     first = root if isinstance(root, str) else (root or {}).get("guess", "?")
     title = f"{str(doc.get('game', 'wordle')).capitalize()} tree: {first}"
     return template.replace(_TITLE, html.escape(title)).replace(_DATA, embedded_json(doc))
+
+
+def page_tree(text: str, source: str = "page") -> dict:
+    """Return the tree document embedded in an explorer page, or raise a one-line error."""
+    found = _EMBEDDED.search(text)
+    if not found:
+        raise GpusolveError(f"{source} is an HTML page without an embedded gpusolve tree")
+    try:
+        return json.loads(found[1])
+    except ValueError as e:
+        raise GpusolveError(f"{source}: the embedded tree is not JSON: {str(e).splitlines()[0]}") from None
