@@ -90,7 +90,7 @@ OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the 
             "a .tree or .txt name the published text layout.")
 TreeFormat = Annotated[str | None, typer.Option(
     "--format", help="The tree file's format: json, text (the published layout, hollow), text-full, "
-    "html (a self-contained explorer page). [default: by the file name, else json]")]
+    "html (a self-contained explorer page). Default: by the file name, else json.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
 
 

@@ -107,8 +107,9 @@ def tree(
 
 @app.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1) or the published text "
-                                         "layout (then --guesses, --answers, --mode name the game).")],
+    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1), an explorer page, or the "
+                                         "published text layout (then --guesses, --answers, --mode name "
+                                         "the game).")],
     max_guesses: Annotated[int | None, typer.Option(
         "--max-guesses", help="Fail if an answer needs more. [default: the file's, else none]")] = None,
     mode: Annotated[str | None, typer.Option(
@@ -151,11 +152,11 @@ def verify(
 
 @app.command("tree-view")
 def tree_view(
-    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1) or the published text "
-                                         "layout.")],
+    path: Annotated[Path, typer.Argument(help="Tree file: JSON (gpusolve-tree/1), the published text "
+                                         "layout, or an explorer page.")],
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write it here: a .html name gets the explorer page, .tree or .txt the text "
-        "layout, else JSON. [default: print the text layout]")] = None,
+        "layout, else JSON. Without it, the text layout is printed.")] = None,
     fmt: TreeFormat = None,
     mode: Annotated[str | None, typer.Option(
         "--mode", help="Record this mode in the file written (a text tree records none).")] = None,
