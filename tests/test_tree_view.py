@@ -203,6 +203,14 @@ def test_jotto_and_mastermind_replies_in_a_browser(tmp_path, page):
         button = tab.locator(f"#tree > .node > ul > li[data-reply='{pm.game.format_reply(code)}'] > button")
         assert (button.locator(".key.b").count(), button.locator(".key.w").count()) == (black, white)
         assert button.locator(".peg").count() == 3
+    button = tab.locator("#tree > .node > ul > li:not(.end) > button").first
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true" and tab.locator(".child:visible").count() == 1
+    button.click()
+    assert button.get_attribute("aria-expanded") == "false" and tab.locator(".child:visible").count() == 0
+    button.click()
+    tab.click("#close-all")
+    assert tab.locator(".child").count() == 0
     jotto = pattern_matrix(make_game("jotto"), "answers", "answers", "cpu")
     tree = greedy_tree(jotto, "max", "consistent", answers=jotto.answers[::50])
     assert isinstance(tree, Node)
