@@ -123,6 +123,25 @@ def test_jotto_lists_as_in_the_seeds():
     assert len(guesses) == len(answers) == 1391
 
 
+def test_jotto_file_order_is_seed_001s():
+    game = make_game("jotto")
+    sgb = read_words("sgb", game.alphabet)
+    in_file = jotto_allowable(sgb, "file")
+    # seed 001's wordlist[:22] as its notebook prints it: each anagram set where it first appears
+    # (OTHER, FIRST, RIGHT, ...), spelled as its last word in the file (THROE, RIFTS, GIRTH, ...)
+    assert in_file[:22] == (
+        "THEIR", "ABOUT", "WOULD", "THROE", "SWORD", "CLOUD", "WRITE", "RIFTS", "WATER", "AFTER", "GIRTH",
+        "THINK", "RESAY", "PLACE", "SOUND", "GRATE", "FONDU", "ETHOS", "NUDER", "MIGHT", "WHILE", "HOUSE",
+    )
+    assert sorted(in_file) == list(jotto_allowable(sgb))
+    assert game.word_lists("sgb", "sgb", "file") == (in_file, in_file)
+    guesses, answers = game.word_lists("allowed", "answers", "file")
+    assert guesses[:len(answers)] == answers == jotto_allowable(read_words("answers", game.alphabet), "file")
+    assert sorted(guesses) == list(game.word_lists("allowed", "answers")[0])
+    with pytest.raises(GpusolveError, match="unknown Jotto list order"):
+        game.word_lists("sgb", "sgb", "shuffled")
+
+
 def test_jotto_answers_keep_their_own_anagram():
     game = make_game("jotto")
     guesses, answers = game.word_lists("allowed", "answers")

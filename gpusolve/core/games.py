@@ -48,10 +48,18 @@ def mastermind_reply(guess: Word, answer: Word) -> tuple[int, int]:
     return black, common - black
 
 
-def jotto_allowable(words: tuple[Word, ...]) -> tuple[Word, ...]:
-    """Return the Jotto list: words of distinct letters, the last of each anagram set, sorted."""
+JOTTO_ORDERS = ("sorted", "file")
+"""Orders of a Jotto list: alphabetical (seed 000), or each anagram set where it first appears
+in the file (seed 001's dict: its last spelling at its first spelling's place)."""
+
+
+def jotto_allowable(words: tuple[Word, ...], order: str = "sorted") -> tuple[Word, ...]:
+    """Return the Jotto list: words of distinct letters, the last of each anagram set, in ``order``."""
+    if order not in JOTTO_ORDERS:
+        raise GpusolveError(f"unknown Jotto list order {order!r}: choose one of {', '.join(JOTTO_ORDERS)}")
     anagrams = {frozenset(w): w for w in words if len(set(w)) == len(w)}
-    return tuple(sorted(anagrams.values()))
+    kept = tuple(anagrams.values())
+    return tuple(sorted(kept)) if order == "sorted" else kept
 
 
 @dataclass(frozen=True)
@@ -149,9 +157,12 @@ class Game:
         )
 
     def word_lists(
-        self, guesses: str | None, answers: str | None
+        self, guesses: str | None, answers: str | None, jotto_order: str = "sorted"
     ) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
-        """Return the (guesses, answers) lists for this game from names or paths, validated."""
+        """Return the (guesses, answers) lists for this game from names or paths, validated.
+
+        Jotto reduces both lists (``jotto_allowable``); the guesses are the answers' words and
+        the other guesses' words, sorted together, or (order ``file``) the answers first."""
         if self.kind == MASTERMIND:
             codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
             guess_list = codes if guesses is None else read_words(guesses, self.alphabet)
@@ -160,10 +171,12 @@ class Game:
             guess_list = read_words(guesses or self.default_guesses, self.alphabet)
             answer_list = read_words(answers or self.default_answers, self.alphabet)
             if self.kind == JOTTO:
-                answer_list = jotto_allowable(answer_list)
+                answer_list = jotto_allowable(answer_list, jotto_order)
                 taken = {frozenset(w) for w in answer_list}
                 others = tuple(w for w in guess_list if frozenset(w) not in taken)
-                guess_list = tuple(sorted(answer_list + jotto_allowable(others)))
+                guess_list = answer_list + jotto_allowable(others, jotto_order)
+                if jotto_order == "sorted":
+                    guess_list = tuple(sorted(guess_list))
         for name, words in (("guess", guess_list), ("answer", answer_list)):
             if len(words[0]) != self.length:
                 raise GpusolveError(

@@ -53,10 +53,12 @@ def build_codes(game: Game, guesses: tuple[Word, ...], answers: tuple[Word, ...]
 
 
 def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers: str | None = None,
-                   backend: str | None = None, use_cache: bool = True) -> PatternMatrix:
-    """Return the pattern matrix for a game and word lists (names or paths), cached on disk."""
+                   backend: str | None = None, use_cache: bool = True,
+                   jotto_order: str = "sorted") -> PatternMatrix:
+    """Return the pattern matrix for a game and word lists (names or paths), cached on disk
+    (``jotto_order``: see ``Game.word_lists``)."""
     game = game or make_game()
-    guess_list, answer_list = game.word_lists(guesses, answers)
+    guess_list, answer_list = game.word_lists(guesses, answers, jotto_order)
     engine = get_backend(backend)
     start = time.perf_counter()
     if use_cache:
