@@ -11,6 +11,10 @@ A metric is given to the kernels as integers only, so ties are exact and break b
 * ``prunable``: the key can only grow as answers are added (``delta >= 0``, or ``KMAX`` with
   ``sign > 0``), so a scan stops as soon as it reaches the best key so far.
 
+The one exception, for reproducing seed 001 (``--ties seed-001``): ``SEED_EXPECTATION`` and
+``SEED_ENTROPY`` compute that notebook's Python float key (``seed_key``), whose rounding breaks
+some exact ties; nothing is pruned there.
+
 A guess that leaves every answer of a node in one branch makes no progress and is never
 chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``free_min < n <= free_max``, else
 the node's answers), ``HARD`` (the same, the free pool filtered by the NYT hard-mode rule
@@ -26,6 +30,8 @@ the top), ``reply`` (code on the edge from the parent, -1 at the top), ``size`` 
 covered; 1 = a leaf word). Scores come back as a histogram: ``hist[k]`` answers need k guesses.
 """
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -35,7 +41,7 @@ from .replies import reply_code as _reply_code
 reply_code = njit(cache=True, inline="always")(_reply_code)
 
 NORMAL, HARD, CONSISTENT = 0, 1, 2
-SUM, KMAX = 0, 1
+SUM, KMAX, SEED_EXPECTATION, SEED_ENTROPY = 0, 1, 2, 3
 BIG = np.int64(1) << 62
 
 
@@ -166,6 +172,46 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
 
 
 @njit(cache=True)
+def seed_key(flat, g, off, m, counts, seen, metric_kind):
+    """Return seed 001's float key of guess ``g`` over the ``m`` answers whose rows start at
+    ``off[:m]``: the sum over its branches (sizes n, p = n / m) of ``p * n`` (expectation) or
+    ``p * log2(p)`` (entropy), added left to right in the order the replies first occur among
+    the answers, as Python (up to 3.11) sums a ``Counter``'s values; ``inf`` when every answer is
+    in one branch.
+
+    ``counts`` (int64, one per reply code) must be all zero and is left so; ``seen`` is scratch.
+    """
+    found = 0
+    for k in range(m):
+        c = flat[off[k] + g]
+        if counts[c] == 0:
+            seen[found] = c
+            found += 1
+        counts[c] += 1
+    key = 0.0
+    for i in range(found):
+        n = counts[seen[i]]
+        counts[seen[i]] = 0
+        p = n / m
+        key += p * n if metric_kind == SEED_EXPECTATION else p * math.log2(p)
+    return np.inf if found == 1 else key
+
+
+@njit(cache=True)
+def best_seed_guess(flat, pool, p0, p1, off, m, counts, seen, metric_kind):
+    """Return (key, position in pool) of the guess of ``pool[p0:p1]`` with the least ``seed_key``
+    (first on ties)."""
+    best = np.inf
+    where = -1
+    for p in range(p0, p1):
+        key = seed_key(flat, np.uint64(pool[p]), off, m, counts, seen, metric_kind)
+        if key < best:
+            best = key
+            where = p
+    return best, where
+
+
+@njit(cache=True)
 def row_offsets(cols, lo, hi, n_guesses, off):
     """Write ``off[k] = cols[lo + k] * n_guesses`` (where each answer's row starts in the flat matrix)."""
     for k in range(lo, hi):
@@ -184,14 +230,20 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
     m = hi - lo
     off = np.empty(m, np.uint64)
     row_offsets(cols, lo, hi, mat.shape[1], off)
+    seed_keys = np.full(threads, np.inf)
     for t in prange(threads):
         hist = np.zeros(n_patterns, np.int64)
-        keys[t], where[t] = best_guess(flat, pool, t * chunk, min(n, (t + 1) * chunk), off, m, hist,
-                                       solved, metric_kind, sign, gain, delta, prunable,
-                                       exclude_solved, has_floor)
+        lo_t, hi_t = t * chunk, min(n, (t + 1) * chunk)
+        if metric_kind >= SEED_EXPECTATION:
+            seen = np.empty(n_patterns, np.int64)
+            seed_keys[t], where[t] = best_seed_guess(flat, pool, lo_t, hi_t, off, m, hist, seen,
+                                                     metric_kind)
+        else:
+            keys[t], where[t] = best_guess(flat, pool, lo_t, hi_t, off, m, hist, solved, metric_kind,
+                                           sign, gain, delta, prunable, exclude_solved, has_floor)
     best = 0
-    for t in range(threads):
-        if keys[t] < keys[best]:
+    for t in range(threads):  # one of the two key arrays was filled, the other is all at its top
+        if keys[t] < keys[best] or seed_keys[t] < seed_keys[best]:
             best = t
     return where[best]
 
@@ -259,6 +311,7 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
     row_at = np.empty(n, np.uint64)
     flat = mat.reshape(mat.size)
     hist = np.zeros(n_patterns, np.int64)
+    seen = np.empty(n_patterns, np.int64)
     bins = np.zeros(n_patterns + 1, np.int64)
     answers_pool = np.empty(n, np.int64)
     all_rows = np.arange(n_guesses)
@@ -336,8 +389,12 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
                 pool = answers_pool
                 p_end = m
             row_offsets(order, lo, hi, n_guesses, row_at)
-            _key, where = best_guess(flat, pool, 0, p_end, row_at, m, hist, solved, metric_kind, sign,
-                                     gain, delta, prunable, exclude_solved, has_floor)
+            if metric_kind >= SEED_EXPECTATION:
+                _seed_key, where = best_seed_guess(flat, pool, 0, p_end, row_at, m, hist, seen,
+                                                   metric_kind)
+            else:
+                _key, where = best_guess(flat, pool, 0, p_end, row_at, m, hist, solved, metric_kind,
+                                         sign, gain, delta, prunable, exclude_solved, has_floor)
             guess = pool[where]
         # stable partition of order[lo:hi] by reply code
         bins[:] = 0

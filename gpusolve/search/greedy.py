@@ -3,8 +3,11 @@
 Ties break by pool order, exactly as the seeds' ``min(guesses, key=metric)``: the pool is the
 guess list where free guesses are considered, else the node's remaining answers in answer
 order. Keys are exact integers (``kernels/stats.py`` fixed point for entropy), so ties are
-ties on every machine. The whole tree grows inside numba (``kernels/greedy_cpu.py``); Python
-only turns the flat arrays into ``Node`` objects.
+ties on every machine (tie rule ``exact``). Tie rule ``seed-001`` instead keys expectation and
+entropy by seed 001's Python floats, whose rounding decides some exact ties (see
+``kernels/greedy_cpu.seed_key``); with the Jotto lists in that seed's order (``jotto_order``
+``file``) it gives the seed's trees. The whole tree grows inside numba
+(``kernels/greedy_cpu.py``); Python only turns the flat arrays into ``Node`` objects.
 
 Metrics are rules in ``GREEDY_METRICS`` (add one with ``register_metric``); any name may be
 prefixed ``anti-`` to maximize instead (Antiwordle: ``anti-entropy``).
@@ -26,6 +29,10 @@ from ..kernels import greedy_cpu as kernel
 from ..kernels.stats import inverse_table, nlogn_table
 
 MODE_IDS = {"normal": kernel.NORMAL, "hard": kernel.HARD, "consistent": kernel.CONSISTENT}
+TIES = ("exact", "seed-001")
+"""Tie rules: exact integer keys (the default), or seed 001's float keys."""
+SEED_001_FLOAT = {"expectation": kernel.SEED_EXPECTATION, "entropy": kernel.SEED_ENTROPY}
+"""Seed 001's float metrics and their kernel kinds (its third metric, max, has integer keys)."""
 FREE_MIN = 3
 SPLIT_WORK = 200_000
 """Below this many (answers x guesses) a tree grows on one core; above, the root's branches
@@ -92,8 +99,16 @@ class KernelMetric:
                 self.has_floor)
 
 
-def kernel_metric(name: str, n: int) -> KernelMetric:
-    """Return the integer form of metric ``name`` for nodes of up to ``n`` answers."""
+def kernel_metric(name: str, n: int, ties: str = "exact") -> KernelMetric:
+    """Return the kernel form of metric ``name`` for nodes of up to ``n`` answers under a tie rule."""
+    if ties not in TIES:
+        raise GpusolveError(f"unknown tie rule {ties!r}: choose one of {', '.join(TIES)}")
+    if ties == "seed-001" and name != "max":
+        if name not in SEED_001_FLOAT:
+            raise GpusolveError(f"tie rule seed-001 applies to seed 001's metrics (max, expectation, "
+                                f"entropy), not {name!r}")
+        unused = np.zeros(n + 2, np.int64)
+        return KernelMetric(SEED_001_FLOAT[name], 1, unused, unused[:-1].copy(), False, False, False)
     sign, base = (-1, name[5:]) if name.startswith("anti-") else (1, name)
     rule = GREEDY_METRICS.get(base)
     if rule is None:
@@ -154,7 +169,7 @@ class Plan:
 
 
 def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n: int,
-              free_min: int = FREE_MIN) -> Plan:
+              free_min: int = FREE_MIN, ties: str = "exact") -> Plan:
     """Return the kernel arguments shared by every task of one run."""
     check_mode(mode)
     if free_max is not None and free_max < 0:
@@ -171,7 +186,7 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         free_min=max(int(free_min), 1),
         n_patterns=game.n_patterns,
         solved=game.solved,
-        metric=kernel_metric(metric, n),
+        metric=kernel_metric(metric, n, ties),
     )
 
 
@@ -250,15 +265,15 @@ def to_tree(pm: PatternMatrix, guess: np.ndarray, parent: np.ndarray, reply: np.
 def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal",
                 start: str | int | None = None, free_max: int | None = None,
                 answers: Sequence | np.ndarray | None = None, threads: int | None = None,
-                free_min: int = FREE_MIN) -> Tree:
+                free_min: int = FREE_MIN, ties: str = "exact") -> Tree:
     """Return the greedy tree minimizing ``metric`` at every node over ``answers`` (default all).
 
     ``mode``: normal | hard | consistent; free (non-answer) guesses are considered only where
     ``free_min < remaining <= free_max`` (defaults 3 and None: no upper limit, the seeds'
-    rule); ``start`` fixes the first guess.
+    rule); ``start`` fixes the first guess; ``ties``: one of ``TIES``.
     """
     cols = answer_columns(pm, answers)
-    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min)
+    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     threads = threads or numba.get_num_threads()
     n = len(cols)
     if start is not None:
@@ -296,14 +311,14 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
 def greedy_scores(pm: PatternMatrix, starts: Sequence | np.ndarray, metric: str = "entropy",
                   mode: str = "normal", free_max: int | None = None,
                   answers: Sequence | np.ndarray | None = None, threads: int | None = None,
-                  free_min: int = FREE_MIN) -> np.ndarray:
+                  free_min: int = FREE_MIN, ties: str = "exact") -> np.ndarray:
     """Return int64 ``hist[i, k]``: answers the greedy tree from ``starts[i]`` solves in k guesses.
 
     ``starts`` are guess rows (or words); every start's tree grows on its own core, nothing but
     the histograms is kept.
     """
     cols = answer_columns(pm, answers)
-    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min)
+    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     rows = [guess_row(pm, s) for s in starts]
     if not rows:
         return np.zeros((0, 1), np.int64)
