@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from math import log2
 
 import numpy as np
 import pytest
@@ -44,7 +45,20 @@ def oracle_key(metric: str, counts: Counter, n: int, solved_in: bool):
     raise AssertionError(metric)
 
 
-def oracle_tree(pm, metric, mode, free_max=None, free_min=3, start=None, targets=None):
+def seed_001_key(metric: str, counts: Counter, n: int):
+    """Seed 001's own key, as its notebook computes it: Python floats over the branch sizes in
+    the order their replies first occur, added left to right (Python <= 3.11's ``sum``)."""
+    sizes = list(counts.values())
+    if metric == "max":
+        return max(sizes)
+    key = 0.0
+    for x in sizes:
+        p = x / n
+        key += p * x if metric == "expectation" else p * log2(p)
+    return key
+
+
+def oracle_tree(pm, metric, mode, free_max=None, free_min=3, start=None, targets=None, ties="exact"):
     """The seeds' minimizing_tree, with modes, by the pure-Python reply rule."""
     game = pm.game
     free_max = float("inf") if free_max is None else free_max
@@ -66,6 +80,8 @@ def oracle_tree(pm, metric, mode, free_max=None, free_min=3, start=None, targets
                 counts = Counter(game.reply(g, t) for t in targets)
                 if len(counts) == 1:  # no progress
                     return (1, 0)
+                if ties == "seed-001":
+                    return (0, seed_001_key(metric, counts, n))
                 return (0, oracle_key(metric, counts, n, g in targets))
 
             guess = min(pool, key=key)
@@ -133,6 +149,39 @@ def test_compiled_tree_equals_the_oracle_for_jotto(instance):
     pm = small_matrix(game, guesses, answers)
     expected = oracle_tree(pm, metric, mode, free_max, free_min, start)
     assert greedy_tree(pm, metric, mode, start, free_max, free_min=free_min) == expected
+
+
+@st.composite
+def seed_001_instances(draw):
+    """A small random game for seed 001's metrics, both lists in no particular order."""
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    if draw(st.booleans()):
+        game = make_game("jotto")
+        guesses = rnd.sample(JOTTO_WORDS, draw(st.integers(6, 60)))
+        answers = rnd.sample(guesses, draw(st.integers(2, len(guesses))))
+    else:
+        game = make_game("wordle")
+        at = rnd.randrange(len(ANSWERS) - 80)
+        answers = rnd.sample(ANSWERS[at:at + 80], draw(st.integers(2, 25)))
+        guesses = list(set(answers) | set(rnd.sample(ALLOWED, draw(st.integers(0, 60)))))
+        rnd.shuffle(guesses)
+    metric = draw(st.sampled_from(["max", "expectation", "entropy"]))
+    mode = draw(st.sampled_from(["normal", "hard", "consistent"]))
+    return game, guesses, answers, metric, mode
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed_001_instances())
+def test_seed_001_ties_equal_the_seeds_own_float_keys(instance):
+    game, guesses, answers, metric, mode = instance
+    pm = small_matrix(game, guesses, answers)
+    expected = oracle_tree(pm, metric, mode, ties="seed-001")
+    assert greedy_tree(pm, metric, mode, ties="seed-001", threads=1) == expected
+    old, greedy.SPLIT_WORK = greedy.SPLIT_WORK, 0  # the root found by the parallel scan too
+    try:
+        assert greedy_tree(pm, metric, mode, ties="seed-001", threads=2) == expected
+    finally:
+        greedy.SPLIT_WORK = old
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -274,6 +323,71 @@ def test_seed_tables(game, metric, mode, first, line, cumulative, small_pm, jott
     summary = summarize(tree)
     assert summary.first_guess == first
     assert report_lines(summary)[:2] == [line, f"cumulative: {cumulative}"]
+
+
+# Seed 001's Jotto table over the Stanford GraphBase list (2,845 words, guesses = answers, free
+# guesses whenever more than 3 answers remain): (metric, mode, first guess, the seed's report line
+# and cumulative (from <=3), then the histograms (answers solved in 1, 2, ... guesses) of the seed's
+# tree and of the default rule's tree, both from a literal pure-Python run of the seed's code
+# (the default's: over the sorted list with exact keys). Some cells print alike under both rules;
+# the histograms tell them apart.
+SGB_JOTTO_TABLE = [
+    ("max", "consistent", "WADER", "median: 7 guesses, mean: 7.15 ± 1.81, worst: 18",
+     "≤3:1%, ≤4:4%, ≤5:13%, ≤6:35%, ≤7:67%, ≤8:86%, ≤9:92%, ≤10:95%",
+     "1 5 21 78 253 625 930 535 169 92 51 35 19 14 7 5 3 2",
+     "1 5 21 79 252 616 933 549 168 86 53 31 19 15 7 5 3 2"),
+    ("expectation", "consistent", "RAVED", "median: 7 guesses, mean: 7.14 ± 1.82, worst: 17",
+     "≤3:1%, ≤4:4%, ≤5:13%, ≤6:36%, ≤7:68%, ≤8:85%, ≤9:91%, ≤10:95%",
+     "1 5 21 79 257 649 920 490 178 97 60 37 22 14 8 5 2",
+     "1 5 21 79 257 651 922 486 175 101 60 35 23 14 8 5 2"),
+    ("entropy", "consistent", "DEBAR", "median: 7 guesses, mean: 7.09 ± 1.78, worst: 19",
+     "≤3:1%, ≤4:4%, ≤5:13%, ≤6:36%, ≤7:69%, ≤8:86%, ≤9:92%, ≤10:96%",
+     "1 5 21 79 260 672 926 484 176 94 56 27 17 9 7 6 3 1 1",
+     "1 5 21 79 260 672 925 485 178 93 53 29 17 9 7 6 3 1 1"),
+    ("max", "normal", "WADER", "median: 7 guesses, mean: 7.05 ± 0.98, worst: 10",
+     "≤3:0%, ≤4:1%, ≤5:6%, ≤6:24%, ≤7:69%, ≤8:95%, ≤9:99.9%, ≤10:100%",
+     "1 3 0 23 145 518 1269 742 142 2",
+     "1 3 1 26 147 519 1295 701 148 4"),
+    ("expectation", "normal", "RAVED", "median: 7 guesses, mean: 6.84 ± 0.95, worst: 10",
+     "≤3:0%, ≤4:1%, ≤5:7%, ≤6:32%, ≤7:78%, ≤8:97%, ≤9:100.0%, ≤10:100%",
+     "1 3 6 25 154 726 1303 551 75 1",
+     "1 3 6 25 153 732 1301 549 75"),
+    ("entropy", "normal", "DEBAR", "median: 7 guesses, mean: 6.82 ± 1.00, worst: 10",
+     "≤3:0%, ≤4:1%, ≤5:8%, ≤6:35%, ≤7:78%, ≤8:97%, ≤9:99.6%, ≤10:100%",
+     "1 3 6 26 195 758 1216 543 87 10",
+     "1 3 6 27 198 764 1210 542 85 9"),
+]
+
+
+@pytest.fixture(scope="module")
+def sgb_jotto():
+    """The SGB Jotto matrices, both lists the 2,845 allowable words: sorted, and in file order."""
+    game = make_game("jotto")
+    return {order: pattern_matrix(game, "sgb", "sgb", "cpu", jotto_order=order)
+            for order in ("sorted", "file")}
+
+
+def histogram_text(summary) -> str:
+    """Return a tree's histogram as the counts for 1, 2, ... guesses, space-separated."""
+    return " ".join(str(summary.histogram.get(k, 0)) for k in range(1, summary.worst + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("metric", "mode", "first", "line", "cumulative", "seed_hist", "exact_hist"),
+                         SGB_JOTTO_TABLE, ids=[f"{m}-{mode}" for m, mode, *_ in SGB_JOTTO_TABLE])
+def test_seed_001_sgb_jotto_table(metric, mode, first, line, cumulative, seed_hist, exact_hist,
+                                  sgb_jotto):
+    """Tie rule seed-001 over the file-order list gives the seed's trees; the default its own."""
+    pm = sgb_jotto["file"]
+    assert pm.shape == (2845, 2845)
+    summary = summarize(greedy_tree(pm, metric, mode, ties="seed-001"))
+    assert summary.first_guess == first
+    assert report_lines(summary)[:2] == [f"{line}, best: 1", f"cumulative: ≤2:0%, {cumulative}"]
+    assert histogram_text(summary) == seed_hist
+    summary = summarize(greedy_tree(sgb_jotto["sorted"], metric, mode))
+    assert summary.first_guess == first
+    assert histogram_text(summary) == exact_hist
+    assert exact_hist != seed_hist
 
 
 @pytest.mark.slow

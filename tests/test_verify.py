@@ -150,6 +150,19 @@ def test_tree_command_text(tmp_path):
     assert "ARISE 2309" in stdout
 
 
+def test_tree_command_reproduces_seed_001_with_its_tie_rule(tmp_path):
+    out = tmp_path / "t.json"
+    code, stdout, _ = run("tree", "--game", "jotto", "--answers", "sgb", "--guesses", "sgb",
+                          "--ties", "seed-001", "--out", out)
+    assert code == 0
+    assert "normal mode; free guesses when 3 < remaining; ties as in seed-001" in stdout
+    assert "median: 7 guesses, mean: 6.82 ± 1.00, worst: 10, best: 1" in stdout
+    assert "≤3:0%, ≤4:1%, ≤5:8%, ≤6:35%, ≤7:78%, ≤8:97%, ≤9:99.6%, ≤10:100%" in stdout
+    assert json.loads(out.read_text())["ties"] == "seed-001"
+    code, stdout, _ = run("verify", out)
+    assert code == 0 and "mean: 6.82 ± 1.00" in stdout
+
+
 def test_verify_command_reports_problems(tmp_path, small_pm):
     path = tmp_path / "t.json"
     tree = greedy_tree(small_pm, "entropy", "consistent")
@@ -168,6 +181,9 @@ def test_verify_command_reports_problems(tmp_path, small_pm):
     (["tree", "--mode", "bogus", "--guesses", "answers"], "unknown mode"),
     (["tree", "--free-max", "-1", "--guesses", "answers"], "free-max"),
     (["tree", "--mode", "consistent", "--start", "SALET"], "not a possible answer"),
+    (["tree", "--ties", "bogus"], "unknown tie rule 'bogus'"),
+    (["tree", "--ties", "seed-001", "--metric", "branches"], "tie rule seed-001 applies to"),
+    (["tree", "--ties", "seed-001", "--prior", "frequency"], "--ties applies to the uniform prior"),
     (["verify", "/nonexistent/tree.json"], "does not exist"),
     (["play", "--target", "QQQQQ", "--guesses", "answers"], "unknown answer QQQQQ"),
     (["play", "--random", "--metric", "max"], "choose one guesser"),

@@ -100,9 +100,10 @@ def print_json(data: object) -> None:
 
 
 def load_matrix(game: str, length: int, colours: int, guesses: str | None, answers: str | None,
-                backend: str | None):
+                backend: str | None, jotto_order: str = "sorted"):
     """Return the pattern matrix for the command-line choice of game, lists and backend."""
     from ..core.games import make_game
     from ..core.patterns import pattern_matrix
 
-    return pattern_matrix(make_game(game, length, colours), guesses, answers, backend)
+    return pattern_matrix(make_game(game, length, colours), guesses, answers, backend,
+                          jotto_order=jotto_order)

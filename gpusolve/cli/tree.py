@@ -36,6 +36,9 @@ FreeMax = Annotated[int | None, typer.Option(
 FreeMin = Annotated[int, typer.Option(
     "--free-min", help="...and only with more than N answers left (1: free guesses everywhere).")]
 Start = Annotated[str | None, typer.Option("--start", help="Fix the first guess.")]
+Ties = Annotated[str, typer.Option(
+    "--ties", help="exact: integer keys, ties to the earlier word, Jotto lists sorted; seed-001: "
+    "seed 001's Python float keys and Jotto lists in file order (reproduces its tables).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a histogram PNG here.")]
 
 
@@ -56,7 +59,7 @@ def _print_report(summary, limit: int = 6) -> None:
 @app.command()
 def tree(
     metric: Metric = "entropy", mode: Mode = "normal", free_max: FreeMax = None,
-    free_min: FreeMin = FREE_MIN, start: Start = None,
+    free_min: FreeMin = FREE_MIN, start: Start = None, ties: Ties = "exact",
     out: Annotated[Path | None, typer.Option("--out", help=OUT_HELP)] = None,
     fmt: TreeFormat = None, plot: Plot = None,
     show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
@@ -67,6 +70,8 @@ def tree(
         "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Build the greedy guess tree: at every node the guess that minimizes the metric."""
+    if prior != "uniform" and ties != "exact":
+        raise GpusolveError("--ties applies to the uniform prior only")
     if prior != "uniform":
         from .variants import prior_tree_cmd
 
@@ -74,17 +79,20 @@ def tree(
                               out=str(out) if out else None, fmt=fmt, game=game, length=length,
                               colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
     from ..core.trees import plot_histogram, render, save_tree, summarize, tree_format
-    from ..search.greedy import greedy_tree
+    from ..search.greedy import greedy_tree, kernel_metric
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    kernel_metric(metric, 1, ties)  # an unknown metric or tie rule fails before the lists load
+    # seed 001 keeps each Jotto anagram set where it first appears in the file (its list order)
+    jotto_order = "file" if ties == "seed-001" else "sorted"
+    pm = load_matrix(game, length, colours, guesses, answers, backend, jotto_order)
     if out:
         tree_format(out, fmt, pm.game)
-    t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min)
+    t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min, ties=ties)
     summary = summarize(t)
     if out:
         save_tree(out, t, pm.game, fmt, mode=mode, metric=metric, free_max=free_max, free_min=free_min,
                   guesses=guesses or pm.game.default_guesses, answers=answers or pm.game.default_answers,
-                  max_guesses=None)
+                  max_guesses=None, ties=ties)
     if plot:
         plot_histogram(summary, plot, f"greedy {metric} tree ({mode}), first guess {summary.first_guess}")
     if json:
@@ -93,8 +101,9 @@ def tree(
     window = ("" if mode == "consistent" else
               f"; free guesses when {free_min} < remaining"
               + (f" <= {free_max}" if free_max is not None else ""))
+    rule = "" if ties == "exact" else f"; ties as in {ties}"
     say(f"greedy {metric} tree over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses, "
-                  f"{mode} mode{window}")
+                  f"{mode} mode{window}{rule}")
     say(f'first guess: "{summary.first_guess}"')
     _print_report(summary)
     if show:
