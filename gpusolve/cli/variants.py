@@ -265,19 +265,37 @@ def antiwordle(
 
 @app.command()
 def policies(
-    metrics: Annotated[str, typer.Option("--metrics", help="Comma-separated greedy metrics.")]
+    metrics: Annotated[str, typer.Option("--metrics", help="Comma-separated greedy metrics (or the "
+                                         "seed's names maxinfo, maxsplits, maxprune).")]
     = "entropy,splits,prune",
     modes: Annotated[str, typer.Option("--modes", help="Comma-separated modes.")] = "normal,hard",
-    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
-                                                 "N answers left.")] = None,
+    rules: Annotated[str, typer.Option("--rules", help="greedy: gpusolve's greedy trees; seed-004: "
+                                       "the seed's own guesser (Wordle; normal and hard).")] = "greedy",
+    start: Annotated[str | None, typer.Option("--start", help="seed-004: the first guess [default: "
+                                              "the seed's table start word per row].")] = None,
+    search_start: Annotated[int | None, typer.Option("--search-start", help="seed-004: play the "
+                                                     "seed's start-word search over its first N "
+                                                     "openers (it used 100; slow).")] = None,
+    free_max: Annotated[int | None, typer.Option("--free-max", help="greedy: free guesses only with at "
+                                                 "most N answers left.")] = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
-    """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune) as greedy
-    trees: first guess, mean, worst and games over 6 per mode."""
+    """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune): as greedy
+    trees (first guess, mean, worst, games over 6), or with --rules seed-004 as the seed's own
+    guesser plays them (its README table: --answers answers-2315-dated)."""
+    from ..core.errors import GpusolveError
+
+    if rules not in ("greedy", "seed-004"):
+        raise GpusolveError(f"unknown rules {rules!r}: choose greedy or seed-004")
+    if rules == "greedy" and (start or search_start):
+        raise GpusolveError("--start and --search-start go with --rules seed-004")
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if rules == "seed-004":
+        _seed_agents(pm, metrics.split(","), modes.split(","), start, search_start, json)
+        return
     from ..search.adversary import policy_table
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
     rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
     if json:
         print_json(rows)
@@ -289,6 +307,40 @@ def policies(
         table.add_row(r["metric"], r["mode"], r["first_guess"], f"{r['mean']:.4f}", str(r["worst"]),
                       str(r["over_6"]))
     console.print(table)
+
+
+def _seed_agents(pm, metrics, modes, start, search_start, json) -> None:
+    from ..core.errors import GpusolveError
+    from ..search.agents import MODES, Agent, policy_name
+
+    bad = [m for m in modes if m not in MODES]
+    if bad:
+        raise GpusolveError(f"unknown mode {bad[0]!r} for seed 004's guesser: choose normal or hard")
+    if search_start is not None and search_start < 1:
+        raise GpusolveError(f"--search-start must be 1 or more, not {search_start}")
+    runs = []
+    for metric in metrics:
+        for mode in modes:
+            agent = Agent(pm, policy_name(metric), mode)
+            runs.append(agent.search_start(search_start)[0] if search_start else agent.play(start))
+    if json:
+        print_json([r.as_dict() for r in runs])
+        return
+    how = f"best of its first {search_start} openers" if search_start else "start fixed"
+    table = Table(title=f"seed 004's guesser over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses "
+                        f"({how}); mean over the answers solved in 6; failed: not solved in 6")
+    for name in ("policy", "mode", "first guess", "mean (solved)", "solved", "mean (all)", "failed"):
+        table.add_column(name, justify="left" if name in ("policy", "mode", "first guess") else "right")
+    for r in runs:
+        table.add_row(r.policy, r.mode, r.start, f"{float(r.solved_mean):.4f}",
+                      f"{len(r.answers) - len(r.failed):,}", f"{float(r.overall_mean):.4f}",
+                      f"{len(r.failed):,}")
+    console.print(table)
+    console.print("mean (all): a failed answer counts 6 guesses (how the seed ranked start words)")
+    for r in runs:
+        if r.failed:
+            more = f" … and {len(r.failed) - 25:,} more" if len(r.failed) > 25 else ""
+            console.print(f"failed, {r.policy} {r.mode}: {' '.join(r.failed[:25])}{more}")
 
 
 Mode = Annotated[str, typer.Option("--mode", help="normal | hard | consistent")]
