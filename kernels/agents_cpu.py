@@ -149,6 +149,12 @@ def guess_scores(codes, rows, cols, rank, terms, policy, out, threads):
         mark = np.zeros(n_replies, np.bool_)
         for i in range(t * chunk, min(n, (t + 1) * chunk)):
             row = codes[rows[i]]
+            if policy == PRUNE:
+                misses = 0
+                for a in cols:
+                    misses += rank[row[a]] == 0
+                out[i] = misses
+                continue
             k = 0
             for a in cols:
                 r = rank[row[a]]
@@ -162,10 +168,8 @@ def guess_scores(codes, rows, cols, rank, terms, policy, out, threads):
                 for x in range(k):
                     total += terms[hist[seen[x]]]
                 out[i] = -total
-            elif policy == SPLITS:
-                out[i] = k
             else:
-                out[i] = hist[0]
+                out[i] = k
             for x in range(k):
                 hist[seen[x]] = 0
 

@@ -6,9 +6,11 @@
 * Antiwordle: a greedy tree that *maximizes* branch sizes with consistent guesses only
   (``anti-entropy`` in ``gpusolve.search.greedy``).
 * Policies ``splits`` (most branches: MaxSplits) and ``prune`` (fewest answers left on average,
-  i.e. least sum of squared branch sizes: MaxPrune) are the greedy metrics ``branches`` and
+  i.e. least sum of squared branch sizes) are the greedy metrics ``branches`` and
   ``expectation`` (``gpusolve.search.greedy`` takes the names ``splits`` and ``prune``; ``POLICIES`` maps
-  seed 004's own MaxInfo, MaxSplits and MaxPrune).
+  seed 004's names MaxInfo, MaxSplits and MaxPrune to them). Seed 004's own guesser, which plays
+  these policies by other rules (its MaxPrune counts only the all-miss reply), is
+  ``gpusolve.search.agents``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ..core.words import Word
 from .greedy import greedy_tree
 
 POLICIES = {"maxinfo": "entropy", "maxsplits": "splits", "maxprune": "prune"}
-"""Seed 004's policy names -> the greedy metric of the same rule (``gpusolve.search.greedy`` knows
+"""Seed 004's policy names -> gpusolve's greedy metric for them (``gpusolve.search.greedy`` knows
 ``splits`` and ``prune`` itself)."""
 
 
