@@ -25,6 +25,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
+from .bounds import first_pass, guess_caps
 
 OBJECTIVES = ("total",)
 """Objectives the search minimizes; ``total`` = guesses summed over the answers. A minimax
@@ -316,6 +317,15 @@ def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.
     return out
 
 
+FIRST_PASS_MIN_ANSWERS = 256
+"""First guesses over at least this many answers get first-pass bounds (``gpusolve.search.bounds``)
+before any search; smaller sets are searched at once (the search's own scan is as cheap)."""
+
+FIRST_PASS_BATCH = 64
+"""First guesses whose first-pass bounds are computed at once (one per core), against the
+best total known when the batch starts."""
+
+
 def _bucket_bound(m: int) -> int:
     """Return the least total any strategy can take on ``m`` answers (2m - 1)."""
     return 2 * m - 1
@@ -341,6 +351,7 @@ class _Search:
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
         self.stop = np.zeros(1, np.int64)
+        self.first_pass_refuted = 0
         self.solved_by: dict[bytes, _Workspace] = {}
         self.progress = progress
         self.started = time.perf_counter()
@@ -357,6 +368,7 @@ class _Search:
         names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
                  "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED, "store_hits": k.S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
+        out["first_pass_refuted"] = self.first_pass_refuted
         out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
         return out
 
@@ -387,8 +399,10 @@ class _Search:
         return new.top(keep, min_work)
 
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
-                 bound: int) -> tuple[int, bool]:
-        """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it."""
+                 bound: int, bucket_bounds: np.ndarray | None = None) -> tuple[int, bool]:
+        """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it.
+
+        ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass)."""
         from ..kernels.optimal_cpu import INF
 
         n = len(answers)
@@ -396,11 +410,13 @@ class _Search:
         kids.sort(key=lambda k: -len(k[1]))
         known: dict[int, int] = {}
         lbs = {}
-        for i, (_, bucket, _, _) in enumerate(kids):
+        for i, (p, bucket, _, _) in enumerate(kids):
             m = len(bucket)
             if m <= 2:
                 known[i] = 1 if m == 1 else (3 if depth - 1 >= 2 else INF)
             lbs[i] = _bucket_bound(m)
+            if bucket_bounds is not None:
+                lbs[i] = max(lbs[i], int(bucket_bounds[p]))
         if depth - 1 < 1:
             return INF, True
 
@@ -558,6 +574,7 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     else:
         cand = rows
     table = guess_table(pm, alive, cand)
+    row_table = table if start is None else None
     useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
     if start is None:
         cand, table = cand[useful], table[useful]
@@ -579,29 +596,55 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     lower = INF
     tried = 0
     interrupted = False
+    caps = None
+    if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
+        caps = guess_caps(row_table if row_table is not None else guess_table(pm, alive, rows))
+    batch = FIRST_PASS_BATCH if caps is not None and start is None else 1
+
+    def current_bound() -> int:
+        exact_vals = sorted(a.total for a in found if a.exact)
+        return goal if len(exact_vals) < keep else min(goal, exact_vals[keep - 1])
+
+    def settled(g: int, value: int, exact: bool, bound: int) -> None:
+        nonlocal tried, lower
+        tried += 1
+        found.append(Alternative(pm.guesses[g], int(value), bool(exact and value < bound)))
+        if not found[-1].exact:
+            lower = min(lower, int(value))
+        if progress:
+            best = min((a.total for a in found if a.exact), default=None)
+            progress({"event": "guess", "tried": tried, "candidates": len(order),
+                      "best": best, "guess": pm.guesses[g], "value": int(value),
+                      "nodes": search.nodes, "elapsed": time.perf_counter() - started})
+
     try:
-        for idx in order:
-            g = int(cand[idx])
-            exact_vals = sorted(a.total for a in found if a.exact)
-            bound = goal if len(exact_vals) < keep else min(goal, exact_vals[keep - 1])
-            if bounds[idx] >= bound:
-                lower = min(lower, int(bounds[idx]))
+        pos = 0
+        while pos < len(order):
+            bound = current_bound()
+            if bounds[order[pos]] >= bound:
+                lower = min(lower, int(bounds[order[pos]]))
                 break
-            if depth == 1:
-                value, exact = (1, True) if n == 1 else (INF, True)
-            elif n == 1:
-                value, exact = 1, True
-            else:
-                value, exact = search.evaluate(alive, depth, rows, g, bound)
-            tried += 1
-            found.append(Alternative(pm.guesses[g], int(value), bool(exact and value < bound)))
-            if not found[-1].exact:
-                lower = min(lower, int(value))
-            if progress:
-                best = min((a.total for a in found if a.exact), default=None)
-                progress({"event": "guess", "tried": tried, "candidates": len(order),
-                          "best": best, "guess": pm.guesses[g], "value": int(value),
-                          "nodes": search.nodes, "elapsed": time.perf_counter() - started})
+            chunk = [int(i) for i in order[pos:pos + batch] if bounds[i] < bound]
+            pos += batch
+            first = None
+            if caps is not None:
+                first = first_pass(pm, alive, cand[chunk], rows, caps, depth - 1,
+                                   members_only=mode == "consistent", cutoff=bound)
+            for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
+                g = int(cand[chunk[j]])
+                bound = current_bound()
+                if first is not None and first.totals[j] >= bound:
+                    search.first_pass_refuted += 1
+                    settled(g, int(first.totals[j]), False, bound)
+                    continue
+                if depth == 1:
+                    value, exact = (1, True) if n == 1 else (INF, True)
+                elif n == 1:
+                    value, exact = 1, True
+                else:
+                    value, exact = search.evaluate(alive, depth, rows, g, bound,
+                                                   None if first is None else first.buckets[j])
+                settled(g, value, exact, bound)
     except KeyboardInterrupt:
         search.stop[0] = 1
         for s in list(search._stops):

@@ -1,0 +1,85 @@
+"""First-pass bounds: a proven lower bound on the total of every start word, before any search.
+
+A start word splits the answers into buckets; each bucket of ``m >= 3`` answers costs at least
+its partition bound ``3m - max over guesses of (distinct replies + [guess in bucket])`` (see
+``kernels/bounds_cpu.py``), a bucket of 2 costs 3 and a bucket of 1 costs 1. The first-pass
+bound of the start word is the number of answers plus the bounds of its buckets. It refutes
+most start words outright (their bound already reaches the best total known), and the bucket
+bounds of the others give the exact search tight limits from its first bucket on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.patterns import PatternMatrix
+
+INF = 1 << 40
+
+
+@dataclass
+class FirstPass:
+    """First-pass bounds of some start words: ``totals[j]`` proven <= the total of ``starts[j]``,
+    ``buckets[j, p]`` proven <= V(bucket of reply p); exact partition bounds where ``complete``."""
+
+    starts: np.ndarray
+    totals: np.ndarray
+    buckets: np.ndarray
+    cutoff: int
+
+    def complete(self, j: int) -> bool:
+        """Return whether start ``j``'s scan ran to its end (its bounds are not cut short)."""
+        return self.cutoff >= INF or self.totals[j] < self.cutoff
+
+
+def guess_caps(table: np.ndarray) -> np.ndarray:
+    """Return each guess's cap (its distinct replies over the whole set) from a ``guess_table``."""
+    return table[:, 0]
+
+
+def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
+               caps: np.ndarray, left: int, members_only: bool = False,
+               cutoff: int | None = None) -> FirstPass:
+    """Return the first-pass bounds of the guess rows ``starts`` over the answer columns
+    ``answers`` with ``left`` guesses to go after them.
+
+    ``rows`` (with their ``caps``) are the guesses that may answer a bucket (a superset is
+    allowed: the bound stays proven); ``members_only``: each bucket is answered by its own
+    answers instead (consistent mode). With a ``cutoff``, a start word's scan stops once its
+    bound reaches it.
+    """
+    from ..kernels.bounds_cpu import start_bounds
+
+    order = np.argsort(-caps, kind="stable")
+    guesses = np.ascontiguousarray(rows[order], np.int32)
+    cap = np.ascontiguousarray(caps[order], np.int64)
+    starts = np.ascontiguousarray(starts, np.int32)
+    npat = pm.game.n_patterns
+    buckets = np.zeros((len(starts), npat), np.int64)
+    totals = np.zeros(len(starts), np.int64)
+    limit = INF if cutoff is None else int(min(cutoff, INF))
+    start_bounds(np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32), starts, guesses,
+                 cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32), limit,
+                 buckets, totals)
+    return FirstPass(starts, totals, buckets, limit)
+
+
+def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:
+    """Return the partition bound of one bucket by brute force (the oracle of the kernel)."""
+    m = len(bucket)
+    if m == 1:
+        return 1
+    if left <= 1:
+        return INF
+    if m == 2:
+        return 3
+    best, split = 0, False
+    for g in rows:
+        replies = set(pm.codes[g, bucket].tolist())
+        split |= len(replies) == m
+        best = max(best, len(replies) + (pm.game.solved in replies))
+    if left == 2 and not split:
+        return INF
+    return 3 * m - best

@@ -1,0 +1,159 @@
+"""First-pass bounds: never above the true value at any node of small random games, exact
+partition bounds when run to the end, and the exact search's results unchanged by them."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_optimal import INF, brute_force, random_instance
+
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.modes import hard_mode_allows
+from gpusolve.search import optimal
+from gpusolve.search.bounds import INF as BOUND_INF
+from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound
+from gpusolve.search.optimal import guess_table, solve
+
+
+def node_values(pm, mode: str, max_guesses: int) -> dict:
+    """Return V(S, d, allowed) for every node the brute-force search visits."""
+    game = pm.game
+    reply = {(g, a): game.reply(g, a) for g in pm.guesses for a in pm.answers}
+    seen: dict = {}
+
+    @cache
+    def value(answers: frozenset, depth: int, allowed: frozenset) -> float:
+        if depth == 0:
+            return INF
+        best = INF
+        for g in sorted(answers if mode == "consistent" else allowed):
+            cost = len(answers)
+            for p, bucket in buckets(g, answers).items():
+                if p != game.solved:
+                    cost += value(frozenset(bucket), depth - 1, after(allowed, g, p))
+            best = min(best, cost)
+        seen[answers, depth, allowed] = best
+        return best
+
+    def buckets(g, answers):
+        out: dict[int, list] = {}
+        for a in answers:
+            out.setdefault(reply[g, a], []).append(a)
+        return out
+
+    def after(allowed, g, p):
+        if mode != "hard":
+            return allowed
+        return frozenset(h for h in allowed if hard_mode_allows(game, h, [(g, p)]))
+
+    value(frozenset(pm.answers), max_guesses, frozenset(pm.guesses))
+    return {"values": seen, "value": value, "buckets": buckets, "after": after}
+
+
+def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str):
+    """Return the first-pass bounds of every guess over the node ``answers``."""
+    cols = np.array([pm.answers.index(a) for a in answers], np.int32)
+    rows = np.array([pm.guess_index[g] for g in guesses], np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    return first_pass(pm, cols, rows, rows, caps, left, members_only=mode == "consistent"), cols
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
+    mode=st.sampled_from(["normal", "hard", "consistent"]),
+    seed=st.integers(0, 10**6),
+    n_answers=st.integers(5, 11),
+    extra=st.integers(4, 14),
+    max_guesses=st.integers(2, 4),
+)
+def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed, n_answers, extra,
+                                                                max_guesses):
+    pm = random_instance(kind, seed, n_answers, n_answers + extra)
+    tree = node_values(pm, mode, max_guesses)
+    for (answers, depth, allowed), v in tree["values"].items():
+        if depth < 2 or len(answers) < 2:
+            continue
+        members = sorted(answers)
+        guesses = members if mode == "consistent" else sorted(allowed)
+        fp, cols = bounds_at(pm, members, guesses, depth - 1, mode)
+        for j, g in enumerate(guesses):
+            cost = len(answers)
+            for p, bucket in tree["buckets"](g, answers).items():
+                if p == pm.game.solved:
+                    continue
+                truth = tree["value"](frozenset(bucket), depth - 1, tree["after"](allowed, g, p))
+                bound = fp.buckets[j, p]
+                assert bound <= truth or (bound >= BOUND_INF and truth == INF)
+                bcols = np.array([pm.answers.index(a) for a in bucket])
+                own = pm.answer_rows[bcols] if mode == "consistent" else [pm.guess_index[h] for h in guesses]
+                assert bound == reference_bucket_bound(pm, bcols, np.array(own), depth - 1)
+                cost += truth
+            assert fp.totals[j] <= cost or (fp.totals[j] >= BOUND_INF and cost == INF)
+        assert fp.totals.min() <= v or v == INF
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
+       cutoff=st.integers(1, 80))
+def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff):
+    pm = random_instance(kind, seed, 14, 30)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    full = first_pass(pm, cols, rows, rows, caps, 5)
+    cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff)
+    for j in range(len(rows)):
+        assert (cut.buckets[j] <= full.buckets[j]).all()
+        if full.totals[j] < cutoff:
+            assert cut.totals[j] == full.totals[j] and cut.complete(j)
+        else:
+            assert cutoff <= cut.totals[j] <= full.totals[j]
+
+
+@pytest.fixture
+def first_pass_everywhere(monkeypatch):
+    """Give every search, however small its root, first-pass bounds (the same for every example)."""
+    monkeypatch.setattr(optimal, "FIRST_PASS_MIN_ANSWERS", 1)
+    monkeypatch.setattr(optimal, "FIRST_PASS_BATCH", 3)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
+    mode=st.sampled_from(["normal", "hard", "consistent"]),
+    seed=st.integers(0, 10**6),
+    n_answers=st.integers(6, 13),
+    extra=st.integers(6, 20),
+    max_guesses=st.integers(2, 5),
+)
+def test_search_with_first_pass_matches_brute_force(first_pass_everywhere, kind, mode, seed, n_answers,
+                                                    extra, max_guesses):
+    pm = random_instance(kind, seed, n_answers, n_answers + extra)
+    expected = brute_force(pm, mode, max_guesses)
+    try:
+        result = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, alternatives=2)
+    except GpusolveError as e:
+        assert expected == INF and "no strategy" in str(e)
+        return
+    assert result.total == expected and result.proven
+    for cutoff in (expected, expected + 1):
+        r = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, cutoff=cutoff)
+        assert r.below_cutoff == (expected < cutoff)
+        assert r.total == (expected if expected < cutoff else None)
+
+
+def test_first_pass_on_wordle_refutes_bad_start_words(full_pm):
+    """The bounds the refutation rests on, for words whose totals are published elsewhere."""
+    cols = np.arange(full_pm.shape[1], dtype=np.int32)
+    rows = np.arange(full_pm.shape[0], dtype=np.int32)
+    caps = guess_caps(guess_table(full_pm, cols, rows))
+    starts = np.array([full_pm.guess_index[w] for w in ("SALET", "ONIUM", "GOBBY", "QAJAQ")], np.int32)
+    fp = first_pass(full_pm, cols, starts, rows, caps, 5)
+    assert fp.totals.tolist() == [7789, 8173, 8436, 8811]
+    assert fp.totals[0] <= 7897  # SALET's exact total
