@@ -15,7 +15,7 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
 from gpusolve.search.bounds import INF as BOUND_INF
-from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound
+from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound, size_bound
 from gpusolve.search.optimal import guess_table, solve
 
 
@@ -54,12 +54,17 @@ def node_values(pm, mode: str, max_guesses: int) -> dict:
     return {"values": seen, "value": value, "buckets": buckets, "after": after}
 
 
-def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str):
-    """Return the first-pass bounds of every guess over the node ``answers``."""
+def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str, pair_max: int):
+    """Return the first-pass bounds of every guess over the node ``answers``, checking that the
+    size bound never exceeds them."""
     cols = np.array([pm.answers.index(a) for a in answers], np.int32)
     rows = np.array([pm.guess_index[g] for g in guesses], np.int32)
-    caps = guess_caps(guess_table(pm, cols, rows))
-    return first_pass(pm, cols, rows, rows, caps, left, members_only=mode == "consistent"), cols
+    table = guess_table(pm, cols, rows)
+    fp = first_pass(pm, cols, rows, rows, guess_caps(table), left, members_only=mode == "consistent",
+                    pair_max=pair_max)
+    sizes = size_bound(pm, cols, rows, int((table[:, 0] + table[:, 1]).max()), left)
+    assert (sizes <= fp.totals).all()
+    return fp
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -70,9 +75,10 @@ def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str):
     n_answers=st.integers(5, 11),
     extra=st.integers(4, 14),
     max_guesses=st.integers(2, 4),
+    pair_max=st.sampled_from([0, 3, 96]),
 )
 def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed, n_answers, extra,
-                                                                max_guesses):
+                                                                max_guesses, pair_max):
     pm = random_instance(kind, seed, n_answers, n_answers + extra)
     tree = node_values(pm, mode, max_guesses)
     for (answers, depth, allowed), v in tree["values"].items():
@@ -80,7 +86,7 @@ def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed,
             continue
         members = sorted(answers)
         guesses = members if mode == "consistent" else sorted(allowed)
-        fp, cols = bounds_at(pm, members, guesses, depth - 1, mode)
+        fp = bounds_at(pm, members, guesses, depth - 1, mode, pair_max)
         for j, g in enumerate(guesses):
             cost = len(answers)
             for p, bucket in tree["buckets"](g, answers).items():
@@ -99,14 +105,15 @@ def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed,
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
-       cutoff=st.integers(1, 80))
-def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff):
+       cutoff=st.integers(1, 80), pair_max=st.sampled_from([0, 3, 96]))
+def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max):
     pm = random_instance(kind, seed, 14, 30)
     cols = np.arange(len(pm.answers), dtype=np.int32)
     rows = np.arange(len(pm.guesses), dtype=np.int32)
     caps = guess_caps(guess_table(pm, cols, rows))
     full = first_pass(pm, cols, rows, rows, caps, 5)
-    cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff)
+    assert (first_pass(pm, cols, rows, rows, caps, 5, pair_max=pair_max).buckets == full.buckets).all()
+    cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff, pair_max=pair_max)
     for j in range(len(rows)):
         assert (cut.buckets[j] <= full.buckets[j]).all()
         if full.totals[j] < cutoff:
@@ -156,4 +163,7 @@ def test_first_pass_on_wordle_refutes_bad_start_words(full_pm):
     starts = np.array([full_pm.guess_index[w] for w in ("SALET", "ONIUM", "GOBBY", "QAJAQ")], np.int32)
     fp = first_pass(full_pm, cols, starts, rows, caps, 5)
     assert fp.totals.tolist() == [7789, 8173, 8436, 8811]
+    for pair_max in (0, 255):  # guess by guess, or every bucket pairwise
+        again = first_pass(full_pm, cols, starts, rows, caps, 5, pair_max=pair_max)
+        assert (again.buckets == fp.buckets).all()
     assert fp.totals[0] <= 7897  # SALET's exact total

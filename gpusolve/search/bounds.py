@@ -40,30 +40,54 @@ def guess_caps(table: np.ndarray) -> np.ndarray:
 
 
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
-               caps: np.ndarray, left: int, members_only: bool = False,
-               cutoff: int | None = None) -> FirstPass:
+               caps: np.ndarray, left: int, members_only: bool = False, cutoff: int | None = None,
+               replies: np.ndarray | None = None, pair_max: int | None = None) -> FirstPass:
     """Return the first-pass bounds of the guess rows ``starts`` over the answer columns
     ``answers`` with ``left`` guesses to go after them.
 
     ``rows`` (with their ``caps``) are the guesses that may answer a bucket (a superset is
     allowed: the bound stays proven); ``members_only``: each bucket is answered by its own
     answers instead (consistent mode). With a ``cutoff``, a start word's scan stops once its
-    bound reaches it.
+    bound reaches it. ``replies``: ``answer_replies(pm, answers, rows)``, when the caller keeps it;
+    ``pair_max`` tunes the kernel (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
     """
-    from ..kernels.bounds_cpu import start_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
 
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
     cap = np.ascontiguousarray(caps[order], np.int64)
     starts = np.ascontiguousarray(starts, np.int32)
+    if replies is None:
+        replies = np.zeros((0, 0), np.uint8) if members_only else answer_replies(pm, answers, rows)
     npat = pm.game.n_patterns
     buckets = np.zeros((len(starts), npat), np.int64)
     totals = np.zeros(len(starts), np.int64)
     limit = INF if cutoff is None else int(min(cutoff, INF))
-    start_bounds(np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32), starts, guesses,
-                 cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32), limit,
-                 buckets, totals)
+    start_bounds(np.ascontiguousarray(pm.codes), replies, np.ascontiguousarray(answers, np.int32), starts,
+                 guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
+                 limit, PAIR_MAX if pair_max is None else pair_max, buckets, totals)
     return FirstPass(starts, totals, buckets, limit)
+
+
+def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``."""
+    whole = len(rows) == pm.shape[0] and len(answers) == pm.shape[1]
+    if whole and (np.diff(rows) == 1).all() and (np.diff(answers) == 1).all():
+        return np.ascontiguousarray(pm.codes.T)
+    return np.ascontiguousarray(pm.codes[np.ix_(rows, answers)].T)
+
+
+def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most: int,
+               left: int) -> np.ndarray:
+    """Return a proven lower bound on the total of each start row from its bucket sizes alone
+    (``most``: the most distinct replies plus membership any guess gives on ``answers``)."""
+    from ..kernels.bounds_cpu import size_bounds
+
+    out = np.zeros(len(starts), np.int64)
+    size_bounds(np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                np.ascontiguousarray(starts, np.int32), int(most), pm.game.solved, pm.game.n_patterns, left,
+                out)
+    return out
 
 
 def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:

@@ -8,6 +8,7 @@ each worker has its own memo), progress, Ctrl-C, and the tree of the optimal str
 
 from __future__ import annotations
 
+import bisect
 import os
 import threading
 import time
@@ -25,7 +26,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
-from .bounds import first_pass, guess_caps
+from .bounds import first_pass, guess_caps, size_bound
 
 OBJECTIVES = ("total",)
 """Objectives the search minimizes; ``total`` = guesses summed over the answers. A minimax
@@ -331,8 +332,39 @@ def _bucket_bound(m: int) -> int:
     return 2 * m - 1
 
 
+@dataclass
+class _Choice:
+    """The guesses settled for one answer set so far (kept when a search is interrupted)."""
+
+    found: list[Alternative] = field(default_factory=list)
+    lower: int = 1 << 40
+    tried: int = 0
+    candidates: int = 0
+    restricted: bool = False
+
+    exact: list[int] = field(default_factory=list)
+    """The exact totals found, in increasing order."""
+
+    def add(self, alternative: Alternative) -> None:
+        """Record a settled guess."""
+        self.found.append(alternative)
+        if alternative.exact:
+            bisect.insort(self.exact, alternative.total)
+        else:
+            self.lower = min(self.lower, alternative.total)
+
+    def bound(self, beta: int, keep: int) -> int:
+        """Return the cutoff for the next guess: ``beta``, or the ``keep``-th best exact total."""
+        return beta if len(self.exact) < keep else min(beta, self.exact[keep - 1])
+
+    def best(self) -> Alternative | None:
+        """Return the best guess with an exact total, if any."""
+        return min((a for a in self.found if a.exact), key=lambda a: a.total, default=None)
+
+
 class _Search:
-    """The top-level driver: evaluates first guesses with worker threads."""
+    """The driver: sets of ``FIRST_PASS_MIN_ANSWERS`` answers or more are searched here, guess
+    by guess with first-pass bounds; smaller ones by the compiled search in worker threads."""
 
     def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: Callable | None,
                  known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
@@ -351,8 +383,11 @@ class _Search:
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
         self.stop = np.zeros(1, np.int64)
+        self.stops: list[np.ndarray] = []
         self.first_pass_refuted = 0
         self.solved_by: dict[bytes, _Workspace] = {}
+        self.large: dict[tuple, tuple[int, bool, int]] = {}
+        """Sets searched here: (answers, depth, list hash) -> (value or bound, exact?, best guess)."""
         self.progress = progress
         self.started = time.perf_counter()
 
@@ -369,6 +404,7 @@ class _Search:
                  "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED, "store_hits": k.S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
         out["first_pass_refuted"] = self.first_pass_refuted
+        out["large_sets"] = len(self.large)
         out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
         return out
 
@@ -387,6 +423,12 @@ class _Search:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
 
+    def interrupt(self) -> None:
+        """Stop every compiled search under way (they return at once)."""
+        self.stop[0] = 1
+        for s in list(self.stops):
+            s[0] = 1
+
     def new_entries(self, keep: int, min_work: int) -> Entries:
         """Return the (at most) ``keep`` entries with the most work the memos gained since their
         last harvest."""
@@ -398,11 +440,105 @@ class _Search:
                 ws.table.preload(new)
         return new.top(keep, min_work)
 
+    def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
+              beta: int) -> tuple[int, int]:
+        """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
+        or -1) of a large set, searched here and remembered."""
+        from ..kernels.optimal_cpu import INF
+
+        key = (answers.tobytes(), depth, ah)
+        known = self.large.get(key)
+        if known is not None and (known[1] or known[0] >= beta):
+            return known[0], known[2]
+        choice = _Choice()
+        self.choose(choice, answers, depth, rows, ah, beta)
+        best = choice.best()
+        if best is not None and best.total < beta:
+            entry = (best.total, True, self.ctx.pm.guess_index[best.guess])
+        else:
+            entry = (min(choice.lower, INF), choice.lower >= INF, -1)
+        if self.stop[0]:
+            raise KeyboardInterrupt
+        self.large[key] = entry
+        return entry[0], entry[2]
+
+    def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
+               ah: tuple[int, int], beta: int, cand: np.ndarray | None = None, keep: int = 1,
+               limit: int | None = None, report: Callable[[dict], None] | None = None) -> None:
+        """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
+        ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
+
+        Guesses are taken by increasing size bound (``limit``: only that many); over large
+        sets, batches of them get first-pass bounds first, and those refuted by them are
+        settled without a search."""
+        from ..kernels.optimal_cpu import INF
+
+        ctx, pm = self.ctx, self.ctx.pm
+        n = len(answers)
+        own = ctx.answer_rows[answers]
+        if cand is None:
+            cand = own if ctx.mode == "consistent" else rows
+        table = guess_table(pm, answers, cand)
+        useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
+        if len(cand) > 1:
+            cand, table = cand[useful], table[useful]
+        guessers = own if ctx.mode == "consistent" else rows
+        full = guess_table(pm, answers, guessers)
+        most = int((full[:, 0] + full[:, 1]).max())
+        bounds = size_bound(pm, answers, cand, most, depth - 1)
+        if depth == 1:
+            bounds = np.full(len(cand), 1 if n == 1 else INF, np.int64)
+        order = np.lexsort((table[:, 2], bounds))
+        choice.restricted = limit is not None and limit < len(order)
+        if limit is not None:
+            order = order[:limit]
+        choice.candidates = len(order)
+        caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
+        batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
+
+        def settle(g: int, value: int, exact: bool, bound: int) -> None:
+            choice.tried += 1
+            choice.add(Alternative(pm.guesses[g], int(value), bool(exact and value < bound)))
+            if report:
+                report({"event": "guess", "tried": choice.tried, "candidates": len(order),
+                        "best": choice.exact[0] if choice.exact else None, "guess": pm.guesses[g],
+                        "value": int(value), "nodes": self.nodes,
+                        "elapsed": time.perf_counter() - self.started})
+
+        pos = 0
+        while pos < len(order):
+            bound = choice.bound(beta, keep)
+            if bounds[order[pos]] >= bound:
+                choice.lower = min(choice.lower, int(bounds[order[pos]]))
+                return
+            chunk = [int(i) for i in order[pos:pos + batch] if bounds[i] < bound]
+            pos += batch
+            first = None
+            if caps is not None and chunk:
+                first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
+                                   members_only=ctx.mode == "consistent", cutoff=bound)
+            for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
+                g = int(cand[chunk[j]])
+                bound = choice.bound(beta, keep)
+                if first is not None and first.totals[j] >= bound:
+                    self.first_pass_refuted += 1
+                    settle(g, int(first.totals[j]), False, bound)
+                    continue
+                if depth == 1 or n == 1:
+                    value, exact = (1, True) if n == 1 else (INF, True)
+                else:
+                    value, exact = self.evaluate(answers, depth, rows, g, bound,
+                                                 None if first is None else first.buckets[j],
+                                                 report=report is not None)
+                settle(g, value, exact, bound)
+
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
-                 bound: int, bucket_bounds: np.ndarray | None = None) -> tuple[int, bool]:
+                 bound: int, bucket_bounds: np.ndarray | None = None,
+                 report: bool = False) -> tuple[int, bool]:
         """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it.
 
-        ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass)."""
+        ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass).
+        Large buckets are searched here (largest first), the others in the worker threads."""
         from ..kernels.optimal_cpu import INF
 
         n = len(answers)
@@ -423,11 +559,25 @@ class _Search:
         def current() -> int:
             return n + sum(known.get(i, lbs[i]) for i in range(len(kids)))
 
+        def done(i: int, v: int) -> None:
+            known[i] = max(v, lbs[i])
+            if report and self.progress:
+                self.progress({"event": "bucket", "done": len(known), "buckets": len(kids),
+                               "nodes": self.nodes, "elapsed": time.perf_counter() - self.started})
+
         if current() >= bound:
             return current(), False
         todo = [i for i in range(len(kids)) if i not in known]
+        for i in [i for i in todo if len(kids[i][1]) >= FIRST_PASS_MIN_ANSWERS]:
+            _, bucket, allowed, ah = kids[i]
+            limit = bound - (current() - lbs[i])
+            v, _ = self.value(bucket, depth - 1, allowed, ah, limit)
+            done(i, v)
+            todo.remove(i)
+            if v >= limit or current() >= bound:
+                return current(), False
         stop = np.zeros(1, np.int64)
-        self._stops.append(stop)
+        self.stops.append(stop)
         running: dict = {}
         refuted = False
         try:
@@ -447,37 +597,38 @@ class _Search:
                     done_items = list(running.items())
                 else:
                     futs = {r[0]: i for i, r in running.items()}
-                    done, _ = wait(list(futs), return_when=FIRST_COMPLETED)
-                    done_items = [(futs[f], running[futs[f]]) for f in done]
+                    finished, _ = wait(list(futs), return_when=FIRST_COMPLETED)
+                    done_items = [(futs[f], running[futs[f]]) for f in finished]
                 for i, (fut, limit, v) in done_items:
                     del running[i]
                     if fut is not None:
                         v, _ = fut.result()
                     if self.stop[0]:
                         raise KeyboardInterrupt
-                    known[i] = max(v, lbs[i])
+                    done(i, v)
                     if v >= limit:
                         refuted = True
-                    if self.progress:
-                        self.progress({"event": "bucket", "done": len(known), "buckets": len(kids),
-                                       "nodes": self.nodes, "elapsed": time.perf_counter() - self.started})
                 if refuted or current() >= bound:
-                    stop[0] = 1
-                    for fut, _, _ in running.values():
-                        if fut is not None:
-                            fut.result()
                     return current(), False
-        except BaseException:
+        finally:
             stop[0] = 1
             for fut, _, _ in running.values():
                 if fut is not None:
                     fut.result()
-            raise
-        finally:
-            self._stops.remove(stop)
+            self.stops.remove(stop)
         return current(), True
 
-    _stops: list
+    def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
+                   ws: _Workspace | None) -> tuple[int, int, _Workspace | None]:
+        """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
+        from ..kernels.optimal_cpu import INF
+
+        if len(answers) >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
+            value, guess = self.value(answers, depth, rows, ah, INF)
+            return value, guess, None
+        ws = ws or self.solved_by.get(answers.astype(np.int32).tobytes(), self.workspaces[0])
+        value, guess = ws.solve(answers, depth, INF, rows, ah, self.stop)
+        return value, guess, ws
 
 
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
@@ -491,8 +642,7 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
     if guess is None:
         if n == 1:
             return pm.answers[answers[0]], 1
-        ws = ws or search.solved_by.get(answers.astype(np.int32).tobytes(), search.workspaces[0])
-        value, guess = ws.solve(answers, depth, INF, rows, ah, search.stop)
+        value, guess, ws = search.best_guess(answers, depth, rows, ah, ws)
         if value >= INF or guess < 0:
             raise GpusolveError("internal error: no strategy for a subtree of the optimal tree")
     node = Node(pm.guesses[guess], n)
@@ -544,6 +694,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     depth = max_guesses - len(moves)
     if depth < 1:
         raise GpusolveError(f"{len(moves)} moves played: no guesses left within {max_guesses}")
+    if candidates is not None and candidates < 1:
+        raise GpusolveError("--candidates must be at least 1")
     started = time.perf_counter()
     ctx = _Context(pm, mode, max_guesses, vector_max)
     alive = remaining_answers(pm, moves) if answers is None else np.asarray(answers, np.int32)
@@ -561,101 +713,32 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         rows = ctx.answer_rows[alive].copy()
     if workers is None:
         workers = max(1, min(2, os.cpu_count() or 1))
-    search = _Search(ctx, workers, memo_mb, progress, known, tables)
-    search._stops = []
-
-    # first-guess candidates with their bounds
+    cand = None
     if start is not None:
         word = pm.game.parse_word(start, pm.guess_index)
         g0 = pm.guess_index[word]
         if g0 not in set(rows.tolist()):
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
-    else:
-        cand = rows
-    table = guess_table(pm, alive, cand)
-    row_table = table if start is None else None
-    useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
-    if start is None:
-        cand, table = cand[useful], table[useful]
-    bounds = 3 * n - table[:, 1] - table[:, 0]
-    single = (table[:, 0] == n)
-    bounds = np.where(single, 2 * n - table[:, 1], bounds)
-    if depth == 1:
-        bounds = np.where(n == 1, 1, INF) + 0 * bounds
-    order = np.lexsort((table[:, 2], bounds))
-    restricted = start is None and candidates is not None and candidates < len(order)
-    if start is None and candidates is not None:
-        if candidates < 1:
-            raise GpusolveError("--candidates must be at least 1")
-        order = order[:candidates]
-
+    search = _Search(ctx, workers, memo_mb, progress, known, tables)
+    ah = ctx.list_hash(rows)
     goal = INF if cutoff is None else int(cutoff)
     keep = 1 + max(0, alternatives)
-    found: list[Alternative] = []
-    lower = INF
-    tried = 0
+    choice = _Choice()
     interrupted = False
-    caps = None
-    if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
-        caps = guess_caps(row_table if row_table is not None else guess_table(pm, alive, rows))
-    batch = FIRST_PASS_BATCH if caps is not None and start is None else 1
-
-    def current_bound() -> int:
-        exact_vals = sorted(a.total for a in found if a.exact)
-        return goal if len(exact_vals) < keep else min(goal, exact_vals[keep - 1])
-
-    def settled(g: int, value: int, exact: bool, bound: int) -> None:
-        nonlocal tried, lower
-        tried += 1
-        found.append(Alternative(pm.guesses[g], int(value), bool(exact and value < bound)))
-        if not found[-1].exact:
-            lower = min(lower, int(value))
-        if progress:
-            best = min((a.total for a in found if a.exact), default=None)
-            progress({"event": "guess", "tried": tried, "candidates": len(order),
-                      "best": best, "guess": pm.guesses[g], "value": int(value),
-                      "nodes": search.nodes, "elapsed": time.perf_counter() - started})
-
     try:
-        pos = 0
-        while pos < len(order):
-            bound = current_bound()
-            if bounds[order[pos]] >= bound:
-                lower = min(lower, int(bounds[order[pos]]))
-                break
-            chunk = [int(i) for i in order[pos:pos + batch] if bounds[i] < bound]
-            pos += batch
-            first = None
-            if caps is not None:
-                first = first_pass(pm, alive, cand[chunk], rows, caps, depth - 1,
-                                   members_only=mode == "consistent", cutoff=bound)
-            for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
-                g = int(cand[chunk[j]])
-                bound = current_bound()
-                if first is not None and first.totals[j] >= bound:
-                    search.first_pass_refuted += 1
-                    settled(g, int(first.totals[j]), False, bound)
-                    continue
-                if depth == 1:
-                    value, exact = (1, True) if n == 1 else (INF, True)
-                elif n == 1:
-                    value, exact = 1, True
-                else:
-                    value, exact = search.evaluate(alive, depth, rows, g, bound,
-                                                   None if first is None else first.buckets[j])
-                settled(g, value, exact, bound)
+        search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
+                      limit=None if start is not None else candidates, report=progress)
     except KeyboardInterrupt:
-        search.stop[0] = 1
-        for s in list(search._stops):
-            s[0] = 1
+        search.interrupt()
         interrupted = True
     search.stop[0] = 0
 
+    found = choice.found
     exact_found = sorted((a for a in found if a.exact), key=lambda a: a.total)
     result = OptimalResult(None, None, None, None, {}, False, search.nodes, 0.0, None,
-                           n_answers=n, candidates=len(order), tried=tried, restricted=restricted,
-                           interrupted=interrupted)
+                           n_answers=n, candidates=choice.candidates, tried=choice.tried,
+                           restricted=choice.restricted, interrupted=interrupted)
     ranked = exact_found + sorted((a for a in found if not a.exact), key=lambda a: a.total)
     result.alternatives = ranked[: keep + 4]
     if exact_found and exact_found[0].total < INF:
@@ -663,8 +746,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         result.first_guess = best.guess
         result.total = best.total
         result.proven = not interrupted
+        result.mean = best.total / n
         if build_tree:
-            ah = ctx.list_hash(rows)
             tree, total = _tree(search, alive, depth, rows, ah, pm.guess_index[best.guess])
             if total != best.total:
                 raise GpusolveError(f"internal error: tree total {total} != value {best.total}")
@@ -673,11 +756,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
             result.tree = tree
             result.histogram = {k + offset: v for k, v in s.histogram.items()}
             result.worst = s.worst + offset
-            result.mean = best.total / n
-        else:
-            result.mean = best.total / n
     elif not interrupted:
-        if cutoff is not None and lower >= goal and (lower < INF or not found):
+        if cutoff is not None and choice.lower >= goal and (choice.lower < INF or not found):
             result.below_cutoff = False
             result.proven = True
         else:
