@@ -39,6 +39,8 @@ input guess rows of a node at ``level``, ``surv`` survivors of a node's scan, pe
 tables, and the memo arrays. ``params`` and ``stats`` layouts are the P_* / S_* constants.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -46,6 +48,20 @@ from .replies import SCRATCH
 from .replies import reply_code as _reply_code
 
 reply_code = njit(cache=True, inline="always")(_reply_code)
+
+Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 zg1 zg2 glet gcnt genc zob32")
+"""The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
+
+Scratch = namedtuple(
+    "Scratch",
+    "params cmat cmatT stride cols glob arow tarow rowg cand ncand lbs keys mark cnt inset inpos dd_stamp "
+    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop",
+)
+"""One worker's arrays: parameters (with its memo's mask), per-level matrices, bucket tables,
+counters and the stop flag (see the module docstring)."""
+
+Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork")
+"""One worker's memo table: keys, value, best guess, flag, set size and work per slot."""
 
 INF = 1 << 40
 """Value of an infeasible set (no strategy finds every answer in time)."""
@@ -96,10 +112,10 @@ def _memo_find(mk1, mk2, mask, k1, k2):
 
 
 @njit(cache=True, nogil=True)
-def _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, flag, value, guess, size, work,
-                stats):
+def _memo_store(memo, mask, k1, k2, flag, value, guess, size, work, stats):
     """Store an exact value or a lower bound for (k1, k2) with the work it took, replacing the
     smallest set."""
+    mk1, mk2, mval, mguess, mflag, msize, mwork = memo
     base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
     victim = base
     for w in range(WAYS):
@@ -133,12 +149,11 @@ def _spent(stats, w0):
 
 
 @njit(cache=True, nogil=True)
-def memo_preload(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, value, exact, guess, size,
-                 work, stats):
+def memo_preload(memo, mask, k1, k2, value, exact, guess, size, work, stats):
     """Store known entries (from a run store) in a memo; their work is kept negated (-work - 1)
     so that hits on them are counted (``S_STORE_HITS``) and they are told apart from new ones."""
     for i in range(k1.shape[0]):
-        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1[i], k2[i],
+        _memo_store(memo, mask, k1[i], k2[i],
                     EXACT if exact[i] else LOWER, value[i], guess[i], size[i], -work[i] - 1, stats)
 
 
@@ -332,13 +347,7 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
 
 
 @njit(cache=True, nogil=True)
-def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
-          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
-    tmpT, ident,
-          bcode, bstart, bsize, blb, scratch,
-          mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop):
+def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
 
     The node's answers are positions ``lo:lo + n`` of row ``level`` of ``cols`` (columns of
@@ -350,6 +359,48 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     of ``n`` per guess) for its children. At level 0 the best guess row found (or -1) is left
     in ``stats[S_BEST]``.
     """
+    answer_rows = shared.answer_rows
+    zob1 = shared.zob1
+    zob2 = shared.zob2
+    zg1 = shared.zg1
+    zg2 = shared.zg2
+    glet = shared.glet
+    gcnt = shared.gcnt
+    genc = shared.genc
+    zob32 = shared.zob32
+    params = work.params
+    cmat = work.cmat
+    cmatT = work.cmatT
+    stride = work.stride
+    cols = work.cols
+    glob = work.glob
+    arow = work.arow
+    tarow = work.tarow
+    rowg = work.rowg
+    cand = work.cand
+    ncand = work.ncand
+    lbs = work.lbs
+    keys = work.keys
+    mark = work.mark
+    cnt = work.cnt
+    inset = work.inset
+    inpos = work.inpos
+    dd_stamp = work.dd_stamp
+    dd_idx = work.dd_idx
+    hv = work.hv
+    veq = work.veq
+    vpairs = work.vpairs
+    vfirst = work.vfirst
+    vhash = work.vhash
+    tmpT = work.tmpT
+    ident = work.ident
+    bcode = work.bcode
+    bstart = work.bstart
+    bsize = work.bsize
+    blb = work.blb
+    scratch = work.scratch
+    stats = work.stats
+    stop = work.stop
     if n == 1:
         if level == 0:
             stats[S_BEST] = answer_rows[glob[level, lo]]
@@ -383,19 +434,19 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
         h1 += ah1 * _MIX
         h2 ^= ah2 * _GOLD
     k1, k2 = _memo_key(h1, h2, d)
-    slot = _memo_find(mk1, mk2, mask, k1, k2) if cg < 0 else -1
+    slot = _memo_find(memo.mk1, memo.mk2, mask, k1, k2) if cg < 0 else -1
     known_lb = 2 * n - 1
     if slot >= 0:
         stats[S_MEMO_HITS] += 1
-        if mwork[slot] < 0:
+        if memo.mwork[slot] < 0:
             stats[S_STORE_HITS] += 1
-        if mflag[slot] == EXACT:
+        if memo.mflag[slot] == EXACT:
             if level == 0:
-                stats[S_BEST] = mguess[slot]
-            return mval[slot]
-        if mval[slot] >= beta:
-            return mval[slot]
-        known_lb = max(known_lb, mval[slot])
+                stats[S_BEST] = memo.mguess[slot]
+            return memo.mval[slot]
+        if memo.mval[slot] >= beta:
+            return memo.mval[slot]
+        known_lb = max(known_lb, memo.mval[slot])
 
     # the guesses to scan: consistent mode scans the answers of S
     if mode == CONSISTENT:
@@ -420,7 +471,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT,
+                    _memo_store(memo, mask, k1, k2, EXACT,
                                 2 * n - 1, g, n, _spent(stats, w0), stats)
                 return 2 * n - 1
             if k == 1 and pair < 0:
@@ -430,7 +481,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
             if level == 0:
                 stats[S_BEST] = pair
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
                             pair, n, _spent(stats, w0), stats)
             return 2 * n
         stats[S_STAMP] += 1
@@ -447,13 +498,13 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                    _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
                                 g, n, _spent(stats, w0), stats)
                 return 2 * n
     if not fast:
         if d == 2:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1,
+                _memo_store(memo, mask, k1, k2, EXACT, INF, -1,
                             n, _spent(stats, w0), stats)
             return INF
         # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
@@ -461,7 +512,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
             known_lb = 2 * n
         if known_lb >= beta:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb,
+                _memo_store(memo, mask, k1, k2, LOWER, known_lb,
                             -1, n, _spent(stats, w0), stats)
             return known_lb
 
@@ -514,7 +565,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, 2 * n,
+                    _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
                                 g, n, _spent(stats, w0), stats)
                 return 2 * n
             lb = 3 * n - (1 if in_s else 0) - nb
@@ -522,14 +573,14 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                 scan_lb = lb
         if d == 2 or scan_lb >= INF:
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1,
+                _memo_store(memo, mask, k1, k2, EXACT, INF, -1,
                             n, _spent(stats, w0), stats)
             return INF
         known_lb = max(known_lb, 2 * n, scan_lb)
         if known_lb >= beta:
             stats[14] += 1
             if stop[0] == 0 and cg < 0:
-                _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb,
+                _memo_store(memo, mask, k1, k2, LOWER, known_lb,
                             -1, n, _spent(stats, w0), stats)
             return known_lb
         for j in range(m_in):
@@ -581,7 +632,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
         if stop[0] == 0 and cg < 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, INF, -1, n,
+            _memo_store(memo, mask, k1, k2, EXACT, INF, -1, n,
                         _spent(stats, w0), stats)
         return INF
 
@@ -593,7 +644,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if known_lb >= beta:
         stats[14] += 1
         if stop[0] == 0 and cg < 0:
-            _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, known_lb, -1,
+            _memo_store(memo, mask, k1, k2, LOWER, known_lb, -1,
                         n, _spent(stats, w0), stats)
         return known_lb
 
@@ -658,9 +709,9 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                     x1 += zob1[cglob[i]]
                     x2 += zob2[cglob[i]]
                 q1, q2 = _memo_key(x1, x2, d - 1)
-                sl = _memo_find(mk1, mk2, mask, q1, q2)
-                if sl >= 0 and mval[sl] > lbv:
-                    lbv = mval[sl]
+                sl = _memo_find(memo.mk1, memo.mk2, mask, q1, q2)
+                if sl >= 0 and memo.mval[sl] > lbv:
+                    lbv = memo.mval[sl]
             blb[level, b] = lbv
             total += lbv
         if total < limit:
@@ -728,12 +779,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
                             ch2 += zg2[rowg[level + 1, j]]
                     ncand[level + 1] = kk
                 v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2, lg, lp,
-                          params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                          cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-                          mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash,
-                          zob32, tmpT, ident,
-                          bcode, bstart, bsize, blb, scratch,
-                          mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop)
+                          shared, work, memo)
                 if v < blb[level, b]:
                     v = blb[level, b]
                 total = rest + v
@@ -750,24 +796,18 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp,
     if best < beta:
         if level == 0:
             stats[S_BEST] = best_g
-        _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, EXACT, best, best_g, n,
+        _memo_store(memo, mask, k1, k2, EXACT, best, best_g, n,
                     _spent(stats, w0), stats)
         return best
     if lower < known_lb:
         lower = known_lb
-    _memo_store(mk1, mk2, mval, mguess, mflag, msize, mwork, mask, k1, k2, LOWER, lower, -1, n,
+    _memo_store(memo, mask, k1, k2, LOWER, lower, -1, n,
                 _spent(stats, w0), stats)
     return lower
 
 
 @njit(cache=True, nogil=True)
-def solve_set(answers, d, beta, guesses, ah1, ah2,
-              params, codes, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-              cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-              mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
-    tmpT, ident,
-              bcode, bstart, bsize, blb, scratch,
-              mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop):
+def solve_set(answers, d, beta, guesses, ah1, ah2, shared, work, memo):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
 
     ``answers`` are columns of the full reply matrix ``codes``; ``guesses`` its rows allowed
@@ -775,6 +815,19 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
     best guess row is left in ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for
     ``len(guesses) * len(answers)`` replies per level.
     """
+    codes = shared.codes
+    answer_rows = shared.answer_rows
+    cmat = work.cmat
+    cmatT = work.cmatT
+    rowg = work.rowg
+    cand = work.cand
+    inpos = work.inpos
+    cols = work.cols
+    glob = work.glob
+    arow = work.arow
+    stride = work.stride
+    ncand = work.ncand
+    stats = work.stats
     n = answers.shape[0]
     m = guesses.shape[0]
     top = cmat[0]
@@ -805,12 +858,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2,
     stats[S_BEST] = -1
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
     return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2, zero - 1, zero - 1,
-                 params, answer_rows, zob1, zob2, zg1, zg2, glet, gcnt, genc,
-                 cmat, cmatT, stride, cols, glob, arow, tarow, rowg, cand, ncand, lbs, keys,
-                 mark, cnt, inset, inpos, dd_stamp, dd_idx, hv, veq, vpairs, vfirst, vhash, zob32,
-    tmpT, ident,
-                 bcode, bstart, bsize, blb, scratch,
-                 mk1, mk2, mval, mguess, mflag, msize, mwork, stats, stop)
+                 shared, work, memo)
 
 
 @njit(cache=True, nogil=True)
@@ -839,4 +887,5 @@ def guess_bounds(codes, answers, rows, answer_rows, solved, n_patterns, out):
         out[j, 2] = sq
 
 
-__all__ = ["INF", "SCRATCH", "guess_bounds", "hard_filter", "memo_harvest", "memo_preload", "solve_set"]
+__all__ = ["INF", "SCRATCH", "Memo", "Scratch", "Shared", "guess_bounds", "hard_filter", "memo_harvest",
+           "memo_preload", "solve_set"]

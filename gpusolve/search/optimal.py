@@ -26,7 +26,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
-from .bounds import first_pass, guess_caps, size_bound
+from .bounds import answer_replies, first_pass, guess_caps, size_bound
 
 OBJECTIVES = ("total",)
 """Objectives the search minimizes; ``total`` = guesses summed over the answers. A minimax
@@ -102,83 +102,72 @@ class MemoTable:
     game, lists and mode (``owner``), so that a later search starts with what earlier ones found."""
 
     def __init__(self, entries: int, owner: tuple) -> None:
+        from ..kernels.optimal_cpu import Memo
+
         entries = _table_size(entries)
         self.owner = owner
         self.mask = entries - 1
-        self.mk1 = np.zeros(entries, np.uint64)
-        self.mk2 = np.zeros(entries, np.uint64)
-        self.mval = np.zeros(entries, np.int64)
-        self.mguess = np.zeros(entries, np.int32)
-        self.mflag = np.zeros(entries, np.int8)
-        self.msize = np.zeros(entries, np.int32)
-        self.mwork = np.zeros(entries, np.int64)  # negative: known before (preloaded or harvested)
-
-    @property
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.mk1, self.mk2, self.mval, self.mguess, self.mflag, self.msize, self.mwork
+        self.memo = Memo(
+            mk1=np.zeros(entries, np.uint64), mk2=np.zeros(entries, np.uint64),
+            mval=np.zeros(entries, np.int64), mguess=np.zeros(entries, np.int32),
+            mflag=np.zeros(entries, np.int8), msize=np.zeros(entries, np.int32),
+            mwork=np.zeros(entries, np.int64),  # negative: known before (preloaded or harvested)
+        )
 
     def preload(self, known: Entries) -> None:
         """Put known subproblem entries (from a run store) in the memo."""
         from ..kernels.optimal_cpu import N_STATS, memo_preload
 
         if len(known):
-            memo_preload(*self.arrays, self.mask, known.k1, known.k2, known.value, known.exact,
+            memo_preload(self.memo, self.mask, known.k1, known.k2, known.value, known.exact,
                          known.guess, known.size, known.work, np.zeros(N_STATS, np.int64))
 
     def harvest(self) -> Entries:
         """Return the entries computed since the last harvest; from now on they count as known."""
         from ..kernels.optimal_cpu import EXACT, memo_harvest
 
-        i = memo_harvest(self.mflag, self.mwork)
-        return Entries(self.mk1[i], self.mk2[i], self.mval[i], self.mflag[i] == EXACT, self.mguess[i],
-                       self.msize[i], -self.mwork[i] - 1)
+        m = self.memo
+        i = memo_harvest(m.mflag, m.mwork)
+        return Entries(m.mk1[i], m.mk2[i], m.mval[i], m.mflag[i] == EXACT, m.mguess[i], m.msize[i],
+                       -m.mwork[i] - 1)
 
 
 class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH
+        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH, Scratch
 
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
         levels = ctx.max_guesses + 2
         table = 1 << max(4, int(2 * g - 1).bit_length())
         self.levels = levels
-        self.cmat = np.empty((levels, 0), np.uint8)  # grown on demand (pages touched as used)
-        self.cmatT = np.empty((levels, 0, g), np.uint8)
-        self.veq = np.zeros(g, np.uint8)
-        self.vpairs = np.zeros(g, np.uint16)
-        self.vfirst = np.zeros(g, np.uint16)
-        self.vhash = np.zeros(g, np.uint32)
-        self.tmpT = np.empty((0, g), np.uint8)
-        self.ident = np.arange(a, dtype=np.int32)
-        self.stride = np.zeros(levels, np.int64)
-        self.cols = np.zeros((levels, a), np.int32)
-        self.glob = np.zeros((levels, a), np.int32)
-        self.arow = np.zeros((levels, a), np.int32)
-        self.tarow = np.zeros((levels, a), np.int32)
-        self.rowg = np.zeros((levels, g), np.int32)
-        self.cand = np.zeros((levels, g), np.int32)
-        self.ncand = np.zeros(levels, np.int64)
-        self.lbs = np.zeros((levels, g), np.int64)
-        self.keys = np.zeros((levels, g), np.int64)
-        self.mark = np.zeros(npat, np.int64)
-        self.cnt = np.zeros(npat, np.int64)
-        self.inset = np.zeros(g, np.int64)
-        self.inpos = np.zeros(g, np.int32)
-        self.dd_stamp = np.zeros(table, np.int64)
-        self.dd_idx = np.zeros(table, np.int32)
-        self.hv = np.zeros(g, np.uint64)
-        self.bcode = np.zeros((levels, npat), np.int64)
-        self.bstart = np.zeros((levels, npat), np.int64)
-        self.bsize = np.zeros((levels, npat), np.int64)
-        self.blb = np.zeros((levels, npat), np.int64)
-        self.scratch = np.zeros(max(SCRATCH, 64), np.int64)
         self.table = memo or MemoTable(memo_entries, ctx.owner)
-        self.stats = np.zeros(N_STATS, np.int64)
-        self.params = ctx.params.copy()
-        self.params[P_MEMO_MASK] = self.table.mask
+        params = ctx.params.copy()
+        params[P_MEMO_MASK] = self.table.mask
+        self.work = Scratch(
+            params=params,
+            cmat=np.empty((levels, 0), np.uint8),  # grown on demand (pages touched as used)
+            cmatT=np.empty((levels, 0, g), np.uint8),
+            stride=np.zeros(levels, np.int64),
+            cols=np.zeros((levels, a), np.int32), glob=np.zeros((levels, a), np.int32),
+            arow=np.zeros((levels, a), np.int32), tarow=np.zeros((levels, a), np.int32),
+            rowg=np.zeros((levels, g), np.int32), cand=np.zeros((levels, g), np.int32),
+            ncand=np.zeros(levels, np.int64),
+            lbs=np.zeros((levels, g), np.int64), keys=np.zeros((levels, g), np.int64),
+            mark=np.zeros(npat, np.int64), cnt=np.zeros(npat, np.int64),
+            inset=np.zeros(g, np.int64), inpos=np.zeros(g, np.int32),
+            dd_stamp=np.zeros(table, np.int64), dd_idx=np.zeros(table, np.int32), hv=np.zeros(g, np.uint64),
+            veq=np.zeros(g, np.uint8), vpairs=np.zeros(g, np.uint16), vfirst=np.zeros(g, np.uint16),
+            vhash=np.zeros(g, np.uint32),
+            tmpT=np.empty((0, g), np.uint8), ident=np.arange(a, dtype=np.int32),
+            bcode=np.zeros((levels, npat), np.int64), bstart=np.zeros((levels, npat), np.int64),
+            bsize=np.zeros((levels, npat), np.int64), blb=np.zeros((levels, npat), np.int64),
+            scratch=np.zeros(max(SCRATCH, 64), np.int64),
+            stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
+        )
+        self.stats = self.work.stats
         self.ctx = ctx
 
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
@@ -186,23 +175,18 @@ class _Workspace:
         """Return (value or lower bound >= beta, best guess row or -1) for one answer set."""
         from ..kernels.optimal_cpu import S_BEST, solve_set
 
-        c = self.ctx
+        w = self.work
         need = len(guesses) * len(answers)
-        if self.cmat.shape[1] < need:
-            self.cmat = np.empty((self.levels, need), np.uint8)
-        if self.cmatT.shape[1] < len(answers):
-            self.cmatT = np.empty((self.levels, len(answers), self.rowg.shape[1]), np.uint8)
-            self.tmpT = np.empty((len(answers), self.rowg.shape[1]), np.uint8)
-        value = solve_set(
-            answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
-            np.uint64(ah[0]), np.uint64(ah[1]),
-            self.params, c.codes, c.answer_rows, c.zob1, c.zob2, c.zg1, c.zg2, c.glet, c.gcnt, c.glet,
-            self.cmat, self.cmatT, self.stride, self.cols, self.glob, self.arow, self.tarow,
-            self.rowg, self.cand, self.ncand, self.lbs, self.keys, self.mark, self.cnt, self.inset,
-            self.inpos, self.dd_stamp, self.dd_idx, self.hv, self.veq, self.vpairs, self.vfirst,
-            self.vhash, c.zob32, self.tmpT, self.ident, self.bcode, self.bstart, self.bsize, self.blb,
-            self.scratch, *self.table.arrays, self.stats, stop,
-        )
+        if w.cmat.shape[1] < need:
+            w = w._replace(cmat=np.empty((self.levels, need), np.uint8))
+        if w.cmatT.shape[1] < len(answers):
+            g = w.rowg.shape[1]
+            w = w._replace(cmatT=np.empty((self.levels, len(answers), g), np.uint8),
+                           tmpT=np.empty((len(answers), g), np.uint8))
+        self.work = w
+        value = solve_set(answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
+                          np.uint64(ah[0]), np.uint64(ah[1]), self.ctx.shared, w._replace(stop=stop),
+                          self.table.memo)
         if value < 0:
             raise GpusolveError("internal error: an answer is not among the allowed guesses")
         return int(value), int(self.stats[S_BEST])
@@ -229,6 +213,7 @@ class _Context:
             P_SOLVED,
             P_VECTOR_MAX,
             VECTOR_MAX,
+            Shared,
         )
 
         game = pm.game
@@ -261,8 +246,20 @@ class _Context:
         self.params[P_LENGTH] = game.length
         self.params[P_COLOURS] = game.colours
         self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
+        self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
+                             zg1=self.zg1, zg2=self.zg2, glet=self.glet, gcnt=self.gcnt, genc=self.glet,
+                             zob32=self.zob32)
+        self._transposed: np.ndarray | None = None
         self.owner = (game, mode, pm.shape, hash(tuple(pm.guesses)), hash(tuple(pm.answers)))
         """What a memo entry's meaning depends on (the keys hash answer columns and guess rows)."""
+
+    def replies(self, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Return the answer-major replies of ``rows`` to ``answers`` (the whole matrix's kept)."""
+        if len(answers) == self.codes.shape[1] and len(rows) == self.codes.shape[0]:
+            if self._transposed is None:
+                self._transposed = answer_replies(self.pm, answers, rows)
+            return self._transposed
+        return answer_replies(self.pm, answers, rows)
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
@@ -494,6 +491,9 @@ class _Search:
             order = order[:limit]
         choice.candidates = len(order)
         caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
+        replies = None
+        if caps is not None and ctx.mode != "consistent":
+            replies = ctx.replies(answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
@@ -516,7 +516,7 @@ class _Search:
             first = None
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
-                                   members_only=ctx.mode == "consistent", cutoff=bound)
+                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies)
             for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
                 g = int(cand[chunk[j]])
                 bound = choice.bound(beta, keep)
