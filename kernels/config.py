@@ -26,3 +26,10 @@ WORSTCASE_LARGE_SET = 128
 """The worst-case search takes the per-guess statistics of sets of at least this many answers
 from the backend (one GPU launch for every guess on CUDA, all cores on the CPU) and splits them
 in Python; smaller sets stay in the compiled recursion."""
+
+BOUNDS_GPU_MIN_ANSWERS = 256
+"""First-pass bounds (``kernels.bounds_cuda``) are computed on the GPU for sets of at least this
+many answers; smaller sets stay on the CPU."""
+
+BOUNDS_GPU_BLOCKS = 4096
+"""Most blocks of a first-pass launch (one start word each, grid-stride beyond)."""

@@ -40,3 +40,29 @@ def test_partition_stats_cuda_equals_cpu():
     rows = np.arange(len(words), dtype=np.int32)
     args = (codes, rows, answers, game.n_patterns, nlogn_table(len(answers)), inverse_table(len(answers)))
     assert CudaBackend().partition_stats(*args).tolist() == CpuBackend().partition_stats(*args).tolist()
+
+
+@pytest.mark.parametrize("kind", ["wordle", "jotto", "mastermind"])
+@pytest.mark.parametrize("mode", ["normal", "consistent"])
+def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
+    from gpusolve.kernels import config
+    from test_optimal import random_instance
+
+    from gpusolve.search.bounds import first_pass, guess_caps
+    from gpusolve.search.optimal import guess_table
+
+    pm = random_instance(kind, 11, 24, 40)
+    answers = np.arange(24, dtype=np.int32)
+    rows = pm.answer_rows.astype(np.int32) if mode == "consistent" else np.arange(40, dtype=np.int32)
+    caps = guess_caps(guess_table(pm, answers, rows))
+    for left in (1, 2, 4):
+        cpu = first_pass(pm, answers, rows, rows, caps, left, members_only=mode == "consistent")
+        monkeypatch.setattr(config, "BOUNDS_GPU_MIN_ANSWERS", 1)
+        monkeypatch.setattr(config, "BOUNDS_GPU_BLOCKS", 3)  # grid-stride over the start words
+        monkeypatch.setattr(config, "THREADS_PER_BLOCK", 32)
+        pm.backend = CudaBackend()
+        gpu = first_pass(pm, answers, rows, rows, caps, left, members_only=mode == "consistent")
+        pm.backend = CpuBackend()
+        monkeypatch.undo()
+        assert gpu.totals.tolist() == cpu.totals.tolist()
+        assert gpu.buckets.tolist() == cpu.buckets.tolist()

@@ -13,6 +13,8 @@ from ..core.errors import GpusolveError
 from ..core.history import parse_history
 from ..core.modes import MODES
 from ..core.trees import render, save_tree, tree_format
+from ..runs.progress import ProofProgress
+from ..runs.proof import prove_best_start
 from ..search.optimal import DEFAULT_MEMO_MB, OptimalResult, solve
 from .app import (
     OUT_HELP,
@@ -68,8 +70,8 @@ class _Display:
                                  best=f"{event['nodes']:,} nodes")
 
 
-def _print_result(result: OptimalResult, state: bool) -> None:
-    """Print a result as readable text."""
+def _print_result(result: OptimalResult, state: bool, proven: str | None = None) -> None:
+    """Print a result as readable text (``proven``: what a proof run established)."""
     if result.interrupted:
         console.print("[yellow]interrupted: the best result proven so far[/yellow]")
     if result.first_guess is None:
@@ -92,8 +94,11 @@ def _print_result(result: OptimalResult, state: bool) -> None:
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")
-    console.print(f"proven: {'yes' if result.proven else 'no'}; {result.nodes:,} nodes; "
-                  f"{result.seconds:.2f} s")
+    if proven is not None:
+        console.print(f"proven: {proven}")
+    else:
+        console.print(f"proven: {'yes' if result.proven else 'no'}; {result.nodes:,} nodes; "
+                      f"{result.seconds:.2f} s")
     if state and len(result.alternatives) > 1:
         table = Table(title="next guesses")
         for name in ("guess", "more guesses", "mean", ""):
@@ -102,6 +107,40 @@ def _print_result(result: OptimalResult, state: bool) -> None:
             table.add_row(a.guess, f"{a.total:,}" if a.exact else f">= {a.total:,}",
                           f"{a.total / result.n_answers:.4f}", "" if a.exact else "(bound)")
         console.print(table)
+
+
+def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses: int, candidates: int | None,
+           alternatives: int, cutoff: int | None, run_dir: Path | None, scheduler: str | None,
+           workers: int | None, memo_mb: int, backend: str | None, json: bool, quiet: bool, out: str | None,
+           fmt: str | None) -> None:
+    """Prove the best first guess over every candidate (a resumable run), then show its tree."""
+    with ProofProgress(console, quiet or json) as progress:
+        proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
+                                 candidates=candidates, keep=1 + alternatives, cutoff=cutoff, run_dir=run_dir,
+                                 scheduler=scheduler, workers=workers, memo_mb=memo_mb, backend=backend,
+                                 progress=progress)
+    if not proof.complete:
+        typer.echo(proof.statement(), err=True)
+        raise typer.Exit(130)
+    if not proof.best and cutoff is None:
+        raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+    result = None
+    if proof.best:
+        result = solve(pm, start=proof.best[0][0], mode=mode, max_guesses=max_guesses, memo_mb=memo_mb)
+        if out and result.tree is not None:
+            save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
+                      answers=answers or pm.game.default_answers, max_guesses=max_guesses)
+    if json:
+        print_json({**proof.as_dict(), "tree": None if result is None else result.summary()})
+        return
+    if result is not None:
+        _print_result(result, False, proof.statement())
+    else:
+        console.print(f"proven: {proof.statement()}")
+    console.print(f"{proof.seconds + (result.seconds if result else 0):.1f} s; run directory {proof.run_dir} "
+                  f"({proof.searched_now:,} start words searched now)")
+    if out and result is not None:
+        console.print(f"tree written to {out}")
 
 
 @app.command("optimal-tree")
@@ -168,6 +207,10 @@ def optimal_tree(
         tree_format(out, fmt, pm.game, moves)
     if alternatives < 0:
         alternatives = 4 if state else 0
+    if start is None and not moves:
+        return _prove(pm, guesses, answers, mode, max_guesses, parse_candidates(candidates or "all"),
+                      alternatives, cutoff, run_dir, scheduler, workers, memo_mb, backend, json, quiet, out,
+                      fmt)
     show = console.is_terminal and not quiet and not json
     with _Display(show) as display:
         result = solve(pm, start=start, mode=mode, max_guesses=max_guesses, cutoff=cutoff,

@@ -63,6 +63,59 @@ class RunProgress:
         return " · ".join(parts)
 
 
+class ProofProgress:
+    """A callback for ``prove_best_start`` showing its phase, rate, ETA and best start word so far
+    on a terminal (silent otherwise or when quiet)."""
+
+    def __init__(self, console: Console, quiet: bool = False) -> None:
+        self.console = console
+        self.enabled = not quiet and console.is_terminal
+        self.live: Live | None = None
+        self.phase = ""
+        self.start = 0.0
+        self.first = 0
+
+    def __enter__(self) -> ProofProgress:
+        if self.enabled:
+            self.live = Live(Text("first pass"), console=self.console, refresh_per_second=4, transient=True)
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            self.live.__exit__(None, None, None)
+            self.live = None
+
+    def __call__(self, event: dict) -> None:
+        """Take note of a finished batch of bounds or a finished search and redraw the line."""
+        if self.live is not None:
+            self.live.update(Text(self.line(event)))
+
+    def line(self, event: dict) -> str:
+        """Return the progress text of an event: bounds or searches done, rate, ETA, best so far."""
+        now = time.monotonic()
+        first_pass = event["phase"] == "first pass"
+        count = event["done"] if first_pass else event["searched"]
+        if self.phase != event["phase"]:
+            self.phase, self.start, self.first = event["phase"], now, count
+        elapsed = max(now - self.start, 1e-9)
+        fresh = count - self.first
+        if first_pass:
+            done, total = event["done"], event["total"]
+            parts = [f"first-pass bounds: {done:,}/{total:,}"]
+            if fresh:
+                eta = (total - done) * elapsed / fresh
+                parts += [f"{fresh / elapsed * 60:,.0f}/min", f"ETA {_duration(eta)}"]
+        else:
+            parts = [f"searched: {event['searched']:,}, {event['pending']:,} to go"]
+            if fresh:
+                each = elapsed / fresh
+                parts += [f"{each:.1f} s each", f"ETA {_duration(event['pending'] * each)} at most"]
+            if event["best"]:
+                parts.append(f"best {event['best'][0]} ({event['best'][1]:,})")
+        return " · ".join(parts)
+
+
 def _duration(seconds: float) -> str:
     """Return seconds as '1h02m', '3m05s' or '12s'."""
     s = int(seconds + 0.5)

@@ -10,7 +10,8 @@ uninterrupted one. Units that search (``exact``, ``reference-exact``) read the c
 worthwhile new subproblems to it, and count their nodes and hits on it per start word.
 
 Tasks: ``greedy-tree`` and ``exact`` (the real searches, ``gpusolve.search.greedy`` and
-``gpusolve.search.optimal``), and three small pure-Python ones used as stand-ins and test oracles:
+``gpusolve.search.optimal``), ``first-pass`` (a start word's first-pass bound, for the proof of
+``gpusolve.runs.proof``), and three small pure-Python ones used as stand-ins and test oracles:
 ``partition`` (the start word's branch statistics), ``reference-greedy`` (a slow greedy tree)
 and ``reference-exact`` (a slow exact search for tiny lists).
 """
@@ -59,6 +60,8 @@ class Job:
     metric: str = "entropy"
     cutoff: int | None = None
     free_max: int | None = None
+    candidates: int | None = None
+    """A proof's candidates (the N best start words by size bound; None: all)."""
 
     def params(self) -> dict[str, object]:
         """Return the parameters recorded in the run store (list contents by hash, not by name)."""
@@ -66,6 +69,8 @@ class Job:
         del params["guesses"], params["answers"]
         if self.game != "mastermind":
             del params["colours"]
+        if self.task != "proof":
+            del params["candidates"]
         return params
 
 
@@ -307,9 +312,19 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     return out
 
 
+def first_pass_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
+                    threads: int | None = None) -> list[dict]:
+    """Return each start word's first-pass bound on its total (``gpusolve.search.bounds``)."""
+    from ..search.bounds import start_first_pass
+
+    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32))
+    return [{"bound": int(t)} for t in totals]
+
+
 UNITS: dict[str, UnitFunction] = {
     "greedy-tree": greedy_tree_unit,
     "exact": exact_unit,
+    "first-pass": first_pass_unit,
     "partition": partition_unit,
     "reference-greedy": reference_greedy_unit,
     "reference-exact": reference_exact_unit,

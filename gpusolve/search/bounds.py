@@ -51,8 +51,11 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     bound reaches it. ``replies``: ``answer_replies(pm, answers, rows)``, when the caller keeps it;
     ``pair_max`` tunes the kernel (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
     """
+    from ..kernels import config
     from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
 
+    if pm.backend.name == "cuda" and len(answers) >= config.BOUNDS_GPU_MIN_ANSWERS and len(starts):
+        return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
     cap = np.ascontiguousarray(caps[order], np.int64)
@@ -67,6 +70,24 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
                  guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
                  limit, PAIR_MAX if pair_max is None else pair_max, buckets, totals)
     return FirstPass(starts, totals, buckets, limit)
+
+
+def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray, left: int,
+                     members_only: bool) -> FirstPass:
+    """Return the exact first-pass bounds computed on the GPU (one block per start word)."""
+    from ..kernels import bounds_cuda, config
+
+    xp = pm.backend.xp
+    npat = pm.game.n_patterns
+    blocks = max(1, min(len(starts), config.BOUNDS_GPU_BLOCKS))
+    on = [xp.to_device(np.ascontiguousarray(a, np.int32)) for a in (answers, starts, rows, pm.answer_rows)]
+    buckets = xp.empty((len(starts), npat), np.int64)
+    totals = xp.empty(len(starts), np.int64)
+    perm = xp.empty(blocks * len(answers), np.int32)
+    bounds_cuda.start_bounds[blocks, config.THREADS_PER_BLOCK](
+        pm.backend._on_device(pm.codes), on[0], on[1], on[2], pm.game.solved, npat, left, members_only, on[3],
+        perm, buckets, totals)
+    return FirstPass(np.asarray(starts), xp.to_host(totals), xp.to_host(buckets), INF)
 
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -88,6 +109,28 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
                 np.ascontiguousarray(starts, np.int32), int(most), pm.game.solved, pm.game.n_patterns, left,
                 out)
     return out
+
+
+_ROOT: dict[tuple[int, str], tuple[PatternMatrix, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> np.ndarray:
+    """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
+    (the guess table and reply matrix they need are kept for the next call)."""
+    from .optimal import guess_table
+
+    key = (id(pm), mode)
+    if key not in _ROOT:
+        answers = np.arange(pm.shape[1], dtype=np.int32)
+        rows = np.sort(pm.answer_rows).astype(np.int32) if mode == "consistent" else \
+            np.arange(pm.shape[0], dtype=np.int32)
+        replies = np.zeros((0, 0), np.uint8) if mode == "consistent" else answer_replies(pm, answers, rows)
+        _ROOT.clear()
+        _ROOT[key] = (pm, rows, guess_caps(guess_table(pm, answers, rows)), replies)
+    _, rows, caps, replies = _ROOT[key]
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
+                      replies=replies).totals
 
 
 def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:

@@ -668,7 +668,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
           progress: Callable[[dict], None] | None = None, alternatives: int = 0,
           workers: int | None = None, objective: str = "total", build_tree: bool = True,
           vector_max: int | None = None, known: Entries | None = None, keep_subproblems: int = 0,
-          min_work: int = 0, tables: list[MemoTable] | None = None) -> OptimalResult:
+          min_work: int = 0, tables: list[MemoTable] | None = None,
+          stop: np.ndarray | None = None) -> OptimalResult:
     """Return the optimal tree (least total guesses, every answer within ``max_guesses``).
 
     ``start`` fixes the first guess; otherwise first guesses are tried by increasing bound
@@ -682,7 +683,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     memo first; ``keep_subproblems`` N returns the N new entries with the most work (at least
     ``min_work``) in ``result.subproblems`` (see ``gpusolve.runs.subproblems``). ``tables``: a list
     holding the memo tables to use and keep (filled with new ones when empty or unfit), so that
-    successive searches share their memo. None of these changes a result.
+    successive searches share their memo. None of these changes a result. ``stop``: a one-element
+    array; setting it from another thread interrupts the search (``result.interrupted``).
     """
     from ..kernels.optimal_cpu import INF
 
@@ -721,6 +723,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
     search = _Search(ctx, workers, memo_mb, progress, known, tables)
+    if stop is not None:
+        search.stop = stop
     ah = ctx.list_hash(rows)
     goal = INF if cutoff is None else int(cutoff)
     keep = 1 + max(0, alternatives)
@@ -732,7 +736,10 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
-    search.stop[0] = 0
+    if stop is None:
+        search.stop[0] = 0
+    elif stop[0]:
+        interrupted, build_tree = True, False
 
     found = choice.found
     exact_found = sorted((a for a in found if a.exact), key=lambda a: a.total)

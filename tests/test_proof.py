@@ -1,0 +1,162 @@
+"""The whole proof as a long run: the best first guess over every candidate, against every start
+word's exact total; resumed after an interruption or a SIGKILL with the same result."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_optimal import random_instance
+from typer.testing import CliRunner
+from wordfiles import anagram_lists, small_lists
+
+from gpusolve.cli import app
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.runs.proof import prove_best_start
+from gpusolve.runs.runstore import DATABASE
+from gpusolve.search.optimal import solve
+
+
+def exact_totals(pm, mode: str, max_guesses: int) -> dict[str, float]:
+    """Return every first guess's exact total (inf where no strategy finds every answer)."""
+    out = {}
+    firsts = pm.answers if mode == "consistent" else pm.guesses
+    for g in firsts:
+        try:
+            out[g] = solve(pm, start=g, mode=mode, max_guesses=max_guesses, workers=1, build_tree=False).total
+        except GpusolveError:
+            out[g] = float("inf")
+    return out
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
+       mode=st.sampled_from(["normal", "hard", "consistent"]), seed=st.integers(0, 10**6),
+       keep=st.integers(1, 3), workers=st.integers(1, 2))
+def test_the_proof_finds_exactly_the_best_start_words(tmp_path_factory, kind, mode, seed, keep, workers):
+    pm = random_instance(kind, seed, 14, 26)
+    truth = exact_totals(pm, mode, 4)
+    proof = prove_best_start(pm, mode=mode, max_guesses=4, keep=keep, workers=workers,
+                             run_dir=tmp_path_factory.mktemp("proof"))
+    assert proof.complete
+    finite = sorted(v for v in truth.values() if v != float("inf"))
+    if not finite:
+        assert proof.best == [] and "no start word" in proof.statement()
+        return
+    assert proof.best == [(w, t) for w, t in truth.items() if t == finite[0]]
+    for word, total in proof.exact.items():  # every exact total it reports is right
+        assert truth[word] == total
+    # the keep best totals (and every start word tied with them) are all found exactly
+    kth = finite[min(keep, len(finite)) - 1]
+    assert {w for w, t in truth.items() if t <= kth} <= set(proof.exact)
+    assert proof.by_first_pass + proof.by_search == len(truth)
+
+
+def test_a_cutoff_proves_nothing_is_below_it(tmp_path):
+    pm = random_instance("wordle", 5, 14, 26)
+    best = min(exact_totals(pm, "normal", 4).values())
+    proof = prove_best_start(pm, max_guesses=4, cutoff=best, run_dir=tmp_path / "a", workers=1)
+    assert proof.complete and proof.best == [] and proof.statement().endswith(f"total below {best:,}")
+    proof = prove_best_start(pm, max_guesses=4, cutoff=best + 1, run_dir=tmp_path / "b", workers=1)
+    assert proof.best[0][1] == best
+
+
+def test_an_interrupted_proof_resumes_where_it_stopped(tmp_path):
+    pm = random_instance("mastermind", 3, 30, 64)
+    straight = prove_best_start(pm, max_guesses=4, run_dir=tmp_path / "straight", workers=1, keep=2)
+    for phase in ("first pass", "search"):
+        run = tmp_path / phase.replace(" ", "-")
+        events = []
+
+        def stop_soon(event, phase=phase, events=events):
+            events.append(event)
+            if event["phase"] == phase and len(events) >= 2:
+                raise KeyboardInterrupt
+
+        cut = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2, progress=stop_soon)
+        assert not cut.complete and "run the same command again to resume" in cut.statement()
+        again = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2)
+        assert again.complete and again.best == straight.best and again.exact == straight.exact
+        assert again.searched_now < straight.searched_now or phase == "first pass"
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory):
+    return small_lists(tmp_path_factory.mktemp("lists"), n_answers=20, n_extra=30)
+
+
+def test_cli_optimal_tree_without_a_start_is_the_proof(tmp_path, lists):
+    g, a = lists
+    pm = pattern_matrix(make_game(), g, a)
+    truth = exact_totals(pm, "normal", 6)
+    best = min(truth.values())
+    args = ["optimal-tree", "--guesses", g, "--answers", a, "--run-dir", str(tmp_path / "run"),
+            "--workers", "1"]
+    first = CliRunner().invoke(app, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    winners = [w for w, t in truth.items() if t == best]
+    assert data["complete"] and data["best"] == [{"guess": w, "total": best} for w in winners]
+    names = ", ".join(winners)
+    which = f"{names} is the best start word" if len(winners) == 1 else f"{names} tie as the best"
+    assert data["statement"].startswith(f"{which} of all {len(pm.guesses)} first guesses: total {best};")
+    assert data["tree"]["total"] == best and data["tree"]["first_guess"] == data["best"][0]["guess"]
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    text = " ".join(again.output.split())  # however the console wraps it
+    assert f"proven: {data['statement']}" in text and "(0 start words searched now)" in text
+
+
+def _units(db) -> int:
+    """Return the units recorded in a run store (0 before it exists)."""
+    import sqlite3
+
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return con.execute("SELECT count(*) FROM results").fetchone()[0]
+    except sqlite3.OperationalError as e:  # tables not created yet
+        assert "no such table" in str(e)
+        return 0
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_a_proof_killed_at_any_moment_resumes_to_the_same_result(tmp_path):
+    g, a = anagram_lists(tmp_path)
+    run = tmp_path / "killed"
+    command = [sys.executable, "-m", "gpusolve", "optimal-tree", "--guesses", g, "--answers", a,
+               "--workers", "1", "--run-dir", str(run), "--json", "--quiet"]
+    seen, kills = 0, 0
+    for at_least in (1, 64, 200, 330):  # units recorded: bounds of batches of 64, then searches
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+        deadline = time.monotonic() + 120
+        while _units(run / DATABASE) < at_least and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+        now = _units(run / DATABASE)
+        assert now >= seen  # committed work is never lost
+        seen = now
+    assert kills >= 3
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    pm = pattern_matrix(make_game(), g, a)
+    straight = prove_best_start(pm, g, a, workers=1, run_dir=tmp_path / "s")
+    assert resumed["best"] == [{"guess": w, "total": t} for w, t in straight.best]
+    assert resumed["exact"] == straight.exact and resumed["statement"] == straight.statement()
+    assert _units(run / DATABASE) == _units(tmp_path / "s" / DATABASE)
