@@ -1,0 +1,195 @@
+"""gpusolve's exact search against a peer solver, side by side in one run.
+
+Usage: python scripts/bench_anchor.py --anchor PATH [--cases salet,onium,...] [--seed 2026]
+
+``PATH`` is a binary of a peer that takes alex1770/wordle's ``wordle.cpp`` options (``-a`` allowed
+list, ``-h`` hidden list, ``-w`` start word, ``-t`` word file, ``-b`` cutoff, ``-s`` evaluate every
+listed word). Build it yourself, outside this repository, as its own README says; this script
+only runs it. Each case runs both programs on the same word lists and start words, one after the
+other (the peer first), each in a fresh process; the table gives each one's search seconds (what
+it reports itself), whole-process wall and CPU seconds (CPU: all threads; the peer is single
+threaded, gpusolve uses every core), and the wall-time ratio. On a shared machine only the
+ratio means something; rerun to see its spread.
+
+Cases (``--cases``, comma-separated; default: all but ``proof``):
+  salet     exact SALET, default lists (2,309 answers, 12,972 guesses)
+  tarse     exact TARSE on the NYT's 2023-07 lists (3,158 answers, 14,855 guesses)
+  three     exact SHARE, TSADE, SKART in one process
+  random6   exact totals of 6 random start words in one process
+  onium     ONIUM, only whether it is below 7,898
+  cutoff10  10 random start words, only whether each is below 7,898
+  qajaq     exact QAJAQ (gpusolve only unless --slow-peer: the peer takes hours)
+  proof     the best first guess over all 12,972 (gpusolve: whole; the peer: first --budget seconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+
+
+def lists(name: str) -> tuple[Path, Path]:
+    """Return the (allowed, hidden) files of a named pair of lists."""
+    data = ROOT / "data"
+    if name == "default":
+        return data / "guesses12972.txt", data / "answers2309.txt"
+    nyt = data if (data / "nyt20230701_hidden.txt").exists() else SHARED / "nyt"
+    return nyt / "nyt20220830_all.txt", nyt / "nyt20230701_hidden.txt"
+
+
+def random_words(count: int, seed: int) -> list[str]:
+    """Return ``count`` start words drawn from the 12,972 allowed guesses with ``seed``."""
+    words = [w.strip().upper() for w in lists("default")[0].read_text().split()]
+    rng = np.random.default_rng(seed)
+    return [words[i] for i in sorted(rng.choice(len(words), count, replace=False))]
+
+
+def timed(args: list[str], timeout: float | None = None) -> tuple[str, float, float, bool]:
+    """Run a command; return (stdout, wall s, CPU s of the child, finished?)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=timeout).stdout
+        finished = True
+    except subprocess.TimeoutExpired as e:
+        out, finished = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), False
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return out, wall, cpu, finished
+
+
+def peer(anchor: str, pair: str, words: list[str], cutoff: int | None, timeout: float | None = None) -> dict:
+    """Run the peer on ``words`` (one: -w; several: -t file -s); return its figures."""
+    allowed, hidden = lists(pair)
+    args = [anchor, "-a", str(allowed), "-h", str(hidden)]
+    with tempfile.TemporaryDirectory() as tmp:
+        if len(words) == 1:
+            args += ["-w", words[0].lower()]
+        elif words:
+            path = Path(tmp) / "words"
+            path.write_text("\n".join(w.lower() for w in words) + "\n")
+            args += ["-t", str(path), "-s"]
+        if cutoff is not None:
+            args += ["-b", str(cutoff)]
+        out, wall, cpu, finished = timed(args, timeout)
+    search = re.search(r"Time taken = ([\d.]+)s", out)
+    firsts = re.findall(r"First guess (\w+) ([ >])= +(\d+)", out)
+    score = re.search(r"Best first guess score = (\d+)", out)
+    return {"search": float(search.group(1)) if search else None, "wall": wall, "cpu": cpu,
+            "finished": finished, "values": {w.upper(): (">= " if g == ">" else "") + v for w, g, v in firsts}
+            or ({words[0]: ((">= " if cutoff and int(score.group(1)) >= cutoff else "") + score.group(1))}
+                if score and words else {}),
+            "tried": len(firsts)}
+
+
+def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float | None = None,
+         run_dir: Path | None = None) -> dict:
+    """Run gpusolve on ``words`` (one: --start; several: --rank --words; None: the whole proof)."""
+    allowed, hidden = lists(pair)
+    args = [sys.executable, "-m", "gpusolve", "optimal-tree", "--guesses", str(allowed), "--answers",
+            str(hidden), "--json", "--quiet"]
+    with tempfile.TemporaryDirectory() as tmp:
+        run = run_dir or Path(tmp) / "run"
+        if words is None:
+            args += ["--run-dir", str(run)]
+        elif len(words) == 1:
+            args += ["--start", words[0]]
+        else:
+            args += ["--rank", "--words", ",".join(words), "--top", "1000", "--run-dir", str(run),
+                     "--workers", "0"]
+        if cutoff is not None:
+            args += ["--cutoff", str(cutoff)]
+        out, wall, cpu, finished = timed(args, timeout)
+    figures = {"wall": wall, "cpu": cpu, "finished": finished, "search": None, "values": {}}
+    if not finished or not out.strip():
+        return figures
+    data = json.loads(out)
+    figures["search"] = data.get("seconds")
+    if words is None:
+        figures["values"] = {b["guess"]: str(b["total"]) for b in data["best"]}
+        figures["statement"] = data["statement"]
+    elif len(words) == 1:
+        total = data.get("total")
+        figures["values"] = {words[0]: str(total) if total is not None else f">= {cutoff}"}
+    else:
+        figures["values"] = {r["word"]: ("" if r["exact"] else ">= ") + str(r["value"])
+                             for r in data["results"]}
+    return figures
+
+
+CASES = {
+    "salet": ("exact SALET, search only", "default", ["SALET"], None),
+    "tarse": ("exact TARSE on the 3,158 / 14,855 lists", "nyt-2023-07", ["TARSE"], None),
+    "three": ("exact SHARE, TSADE, SKART (one process)", "default", ["SHARE", "TSADE", "SKART"], None),
+    "random6": ("exact values of 6 random start words (one process)", "default", "random6", None),
+    "onium": ("`--start ONIUM --cutoff 7898`", "default", ["ONIUM"], 7898),
+    "cutoff10": ("10 random start words, `--cutoff 7898`", "default", "random10", 7898),
+    "qajaq": ("exact QAJAQ (true value 9,470)", "default", ["QAJAQ"], None),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--anchor", help="the peer's binary (without it only gpusolve runs)")
+    parser.add_argument("--cases", default="salet,tarse,three,random6,onium,cutoff10,qajaq")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the random start words")
+    parser.add_argument("--budget", type=float, default=240, help="seconds the peer gets for 'proof'")
+    parser.add_argument("--slow-peer", action="store_true", help="also run the peer on 'qajaq' (hours)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds any one run may take")
+    args = parser.parse_args()
+    warm = [sys.executable, "-m", "gpusolve", "optimal-tree", "--start", "SALET", "--quiet", "--json"]
+    subprocess.run(warm, capture_output=True, check=True)  # numba cache and pattern matrices warm
+    rows = []
+    for name in args.cases.split(","):
+        if name == "proof":
+            p = peer(args.anchor, "default", [], None, args.budget) if args.anchor else None
+            g = ours("default", None, None, args.timeout)
+            rows.append(("the whole proof over all 12,972 first guesses", p, g))
+            print(f"proof: gpusolve {g.get('statement')} in {g['wall']:.0f} s; peer tried "
+                  f"{p['tried'] if p else '-'} first guesses in {args.budget:.0f} s", flush=True)
+            continue
+        label, pair, words, cutoff = CASES[name]
+        if isinstance(words, str):
+            words = random_words(int(words[len("random"):]), args.seed)
+            label += f": {', '.join(words)}"
+        p = None
+        if args.anchor and (name != "qajaq" or args.slow_peer):
+            p = peer(args.anchor, pair, words, cutoff, args.timeout)
+        g = ours(pair, words, cutoff, args.timeout)
+        if p and p["values"] and g["values"] and p["values"] != g["values"]:
+            print(f"  note: the values differ: peer {p['values']}, gpusolve {g['values']}", flush=True)
+        rows.append((label, p, g))
+        print(f"{name}: peer {p and p['wall']:.2f} s, gpusolve {g['wall']:.2f} s" if p else
+              f"{name}: gpusolve {g['wall']:.2f} s", flush=True)
+    print()
+    print("| work | gpusolve search s | peer search s | gpusolve wall s (CPU s) | peer wall s (CPU s) | "
+          "wall ratio gpusolve / peer |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, p, g in rows:
+        def fmt(f):
+            if f is None:
+                return "-", "-"
+            search = f"{f['search']:.2f}" if f.get("search") is not None else "-"
+            done = "" if f["finished"] else " (stopped)"
+            return search, f"{f['wall']:.2f} ({f['cpu']:.2f}){done}"
+        gs, gw = fmt(g)
+        ps, pw = fmt(p)
+        ratio = f"{g['wall'] / p['wall']:.2f}" if p and p["finished"] and g["finished"] else "-"
+        print(f"| {label} | {gs} | {ps} | {gw} | {pw} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
