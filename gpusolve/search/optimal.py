@@ -20,6 +20,7 @@ import numpy as np
 from ..core.errors import GpusolveError
 from ..core.games import WORDLE
 from ..core.history import remaining_answers
+from ..core.interrupt import StopOnInterrupt
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
@@ -339,7 +340,7 @@ class _Search:
                 ws.table.preload(known)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
-        self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+        self.pool = ThreadPoolExecutor(max_workers=workers)  # even one: the main thread stays free for Ctrl-C
         self.stop = np.zeros(1, np.int64)
         self.solved_by: dict[bytes, _Workspace] = {}
         self.progress = progress
@@ -372,8 +373,7 @@ class _Search:
                 self.free.append(ws)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
+        self.pool.shutdown(wait=True)
 
     def new_entries(self, keep: int, min_work: int) -> Entries:
         """Return the (at most) ``keep`` entries with the most work the memos gained since their
@@ -416,27 +416,18 @@ class _Search:
         refuted = False
         try:
             while todo or running:
-                while todo and ((self.pool is None and not running) or
-                                (self.pool is not None and len(running) < len(self.workspaces))):
+                while todo and len(running) < len(self.workspaces):
                     i = todo.pop(0)
                     _, bucket, allowed, ah = kids[i]
                     limit = bound - (current() - lbs[i])
-                    if self.pool is None:
-                        v, _ = self._run(bucket, depth - 1, limit, allowed, ah, stop)
-                        running[i] = (None, limit, v)
-                    else:
-                        fut = self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop)
-                        running[i] = (fut, limit, None)
-                if self.pool is None:
-                    done_items = list(running.items())
-                else:
-                    futs = {r[0]: i for i, r in running.items()}
-                    done, _ = wait(list(futs), return_when=FIRST_COMPLETED)
-                    done_items = [(futs[f], running[futs[f]]) for f in done]
-                for i, (fut, limit, v) in done_items:
-                    del running[i]
-                    if fut is not None:
-                        v, _ = fut.result()
+                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop),
+                                  limit)
+                futs = {r[0]: i for i, r in running.items()}
+                done, _ = wait(list(futs), return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = futs[fut]
+                    limit = running.pop(i)[1]
+                    v, _ = fut.result()
                     if self.stop[0]:
                         raise KeyboardInterrupt
                     known[i] = max(v, lbs[i])
@@ -447,15 +438,13 @@ class _Search:
                                        "nodes": self.nodes, "elapsed": time.perf_counter() - self.started})
                 if refuted or current() >= bound:
                     stop[0] = 1
-                    for fut, _, _ in running.values():
-                        if fut is not None:
-                            fut.result()
+                    for fut, _ in running.values():
+                        fut.result()
                     return current(), False
         except BaseException:
             stop[0] = 1
-            for fut, _, _ in running.values():
-                if fut is not None:
-                    fut.result()
+            for fut, _ in running.values():
+                fut.result()
             raise
         finally:
             self._stops.remove(stop)
@@ -579,8 +568,16 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     lower = INF
     tried = 0
     interrupted = False
+    def stop_all() -> None:
+        search.stop[0] = 1
+        for s in list(search._stops):
+            s[0] = 1
+
+    guard = StopOnInterrupt(stop_all).__enter__()  # Ctrl-C stops the kernels: no exception in a wait
     try:
         for idx in order:
+            if search.stop[0]:
+                raise KeyboardInterrupt
             g = int(cand[idx])
             exact_vals = sorted(a.total for a in found if a.exact)
             bound = goal if len(exact_vals) < keep else min(goal, exact_vals[keep - 1])
@@ -603,10 +600,10 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
                           "best": best, "guess": pm.guesses[g], "value": int(value),
                           "nodes": search.nodes, "elapsed": time.perf_counter() - started})
     except KeyboardInterrupt:
-        search.stop[0] = 1
-        for s in list(search._stops):
-            s[0] = 1
+        stop_all()
         interrupted = True
+    finally:
+        guard.__exit__()
     search.stop[0] = 0
 
     exact_found = sorted((a for a in found if a.exact), key=lambda a: a.total)
