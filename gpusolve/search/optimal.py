@@ -214,6 +214,13 @@ class _Workspace:
         return int(self.stats[S_NODES])
 
 
+def workspace_bytes(g: int, a: int, n_patterns: int, levels: int) -> int:
+    """Return the most memory one worker's ``_Workspace`` can take for ``g`` guesses, ``a``
+    answers and ``levels`` levels (its reply matrices grown to the whole answer set)."""
+    per_level = 2 * a * g + a * 16 + g * 28 + n_patterns * 32
+    return levels * per_level + g * 40 + 12 * (1 << max(4, int(2 * g - 1).bit_length()))
+
+
 class _Context:
     """The arrays every workspace shares: matrix, hashes, mode parameters."""
 
@@ -518,7 +525,6 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     if depth < 1:
         raise GpusolveError(f"{len(moves)} moves played: no guesses left within {max_guesses}")
     started = time.perf_counter()
-    ctx = _Context(pm, mode, max_guesses, vector_max)
     alive = remaining_answers(pm, moves) if answers is None else np.asarray(answers, np.int32)
     if answers is not None and moves:
         alive = np.intersect1d(alive, remaining_answers(pm, moves)).astype(np.int32)
@@ -526,6 +532,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         raise GpusolveError("no answers to solve")
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
+    depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
+    ctx = _Context(pm, mode, len(moves) + depth, vector_max)
     rows = np.arange(pm.shape[0], dtype=np.int32)
     if mode == "hard":
         for word, code in moves:
