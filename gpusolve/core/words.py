@@ -33,8 +33,10 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
             raise GpusolveError(f"word list {spec!r} is neither a bundled list ({names}) nor a file")
         try:
             text = path.read_text()
-        except (OSError, UnicodeDecodeError) as e:
-            raise GpusolveError(f"cannot read word list {spec!r}: {e}") from None
+        except UnicodeDecodeError:
+            raise GpusolveError(f"word list {spec} is not a text file (not UTF-8)") from None
+        except OSError as e:
+            raise GpusolveError(f"cannot read word list {spec}: {e.strerror or e}") from None
         source = str(path)
     return parse_words(text, source, alphabet)
 

@@ -1,0 +1,35 @@
+"""Files the user asks for (``--out``, ``--plot``, ``--output``): checked before any long work
+starts, written atomically, every problem one line."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from .cache import write_atomic
+from .errors import GpusolveError
+
+
+def check_output(path: str | Path, what: str = "output") -> Path:
+    """Return ``path`` as a Path if a file can be written there, else raise a one-line error."""
+    path = Path(path)
+    if path.is_dir():
+        raise GpusolveError(f"cannot write the {what} to {path}: it is a folder (give a file name)")
+    folder = path.parent
+    if not folder.exists():
+        raise GpusolveError(f"cannot write the {what} to {path}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise GpusolveError(f"cannot write the {what} to {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GpusolveError(f"cannot write the {what} to {path}: folder {folder} is not writable")
+    return path
+
+
+def write_output(path: str | Path, data: bytes | Callable[[object], None], what: str = "output") -> None:
+    """Write ``data`` to ``path`` atomically (a file the user named), or raise a one-line error."""
+    path = check_output(path, what)
+    try:
+        write_atomic(path, data, make_parent=False)
+    except OSError as e:
+        raise GpusolveError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
