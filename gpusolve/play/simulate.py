@@ -28,12 +28,16 @@ class Turn:
     remaining: int
 
 
-def tree_guesser(tree: Tree) -> Guesser:
-    """Return a guesser that follows ``tree`` (one-line error where the tree has no branch)."""
+def tree_guesser(tree: Tree, start: Sequence[Move] = ()) -> Guesser:
+    """Return a guesser that follows ``tree`` (one-line error where the tree has no branch); a
+    tree built from a position plays that position's moves (``start``) first."""
+    start = list(start)
 
     def guess(moves: list[Move], remaining: np.ndarray) -> Word:
+        if len(moves) < len(start):
+            return start[len(moves)][0]
         t = tree
-        for word, reply in moves:
+        for word, reply in moves[len(start):]:
             if isinstance(t, str) or reply not in t.branches:
                 raise GpusolveError(f"the tree has no branch for reply {reply} to {word}")
             t = t.branches[reply]
