@@ -157,7 +157,7 @@ def test_cli_solve_history_and_errors():
     assert r.exit_code == 2 and r.output.startswith("error: ") and "impossible" in r.output
     r = runner.invoke(app, ["solve", "--history", "SALET"])
     assert r.exit_code == 2 and r.output.startswith("error: malformed move")
-    r = runner.invoke(app, ["solve", "--prior", "zipf", "--history", ""])
+    r = runner.invoke(app, ["solve", "--prior", "zipf", "--state", "SALET:....."])
     assert r.exit_code == 2 and "unknown prior" in r.output
 
 
