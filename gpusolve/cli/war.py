@@ -13,7 +13,7 @@ from .app import Backend, Json, Quiet, Steps, app, check_outputs, console, print
 DEFAULT_CAP = 100_000  # gpusolve.war.DEFAULT_CAP (its kernels are imported only when a command runs)
 
 war = typer.Typer(help="The card game War: exact sweep odds and simulated game lengths.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(war, name="war")
 
 Ranks = Annotated[int, typer.Option("--ranks", min=1, help="Ranks in the deck.")]

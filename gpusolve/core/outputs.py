@@ -4,6 +4,7 @@ starts, written atomically, every problem one line."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,12 @@ def check_output(path: str | Path, what: str = "output") -> Path:
         raise GpusolveError(f"cannot write the {what} to {path}: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise GpusolveError(f"cannot write the {what} to {path}: folder {folder} is not writable")
+    try:  # the only sure test (read-only mounts, /proc, quotas): make a file there, then remove it
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise GpusolveError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
     return path
 
 
