@@ -249,7 +249,8 @@ def test_bad_tree_files(tmp_path):
         "moves-solved": json.dumps(_moves_tree([["BATCH", "GGGGG"]])),
         "moves-not-pairs": json.dumps(_moves_tree([["BATCH"]])),
     }
-    fragments = {"deep": "nested more than 100", "deeper-still": "nested", "deeper": "nested too deeply", "binary": "not a text file",
+    fragments = {"deep": "nested more than 100", "deeper-still": "nested", "deeper": "nested too deeply",
+                 "binary": "not a text file",
                  "settings": "bad 'max_guesses'", "moves-not-a-list": "'moves' must be a list",
                  "moves-unknown-word": "unknown word QQQQQ", "moves-bad-reply": "malformed reply",
                  "moves-impossible": "impossible", "moves-solved": "solve the game",
@@ -265,8 +266,9 @@ def test_bad_tree_files(tmp_path):
 
 def test_hard_mode_moves_are_checked(tmp_path):
     path = tmp_path / "t.json"
-    for moves, fragment in (([["BATCH", "...GG"], ["FIGHT", "....."]], "letter 4 must be C (green in BATCH)"),
-                            ([["BATCH", "Y...."], ["FIGHT", "....."]], "it must contain B (revealed by BATCH)")):
+    for moves, fragment in (
+            ([["BATCH", "...GG"], ["FIGHT", "....."]], "letter 4 must be C (green in BATCH)"),
+            ([["BATCH", "Y...."], ["FIGHT", "....."]], "it must contain B (revealed by BATCH)")):
         path.write_text(json.dumps({**_moves_tree(moves), "mode": "hard"}))
         one_error(run("verify", path), f"move 2: FIGHT breaks hard mode: {fragment}")
 

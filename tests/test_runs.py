@@ -464,7 +464,6 @@ def test_greedy_tree_ranking_matches_the_greedy_trees(tmp_path, lists, pm, mode)
 
 
 def test_exact_ranking_agrees_with_the_reference_search(tmp_path, lists, pm):
-    pytest.importorskip("gpusolve.search.optimal")
     for cutoff in (None, 40):
         real = rank_exact(pm, *lists, cutoff=cutoff, run_dir=tmp_path / f"real{cutoff}", workers=0)
         ref = rank_exact(pm, *lists, cutoff=cutoff, task="reference-exact", run_dir=tmp_path / f"ref{cutoff}",

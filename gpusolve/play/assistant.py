@@ -1,9 +1,8 @@
 """The solving assistant: the moves played so far, the answers they leave, and the next guess.
 
-The best next guess is exact (``gpusolve.search.optimal``) where that search is installed and
-the position is small, trivially exact with one or two answers left, and otherwise greedy by a
-partition metric (``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a
-prior).
+The best next guess is exact (``gpusolve.search.optimal``) where the position is small,
+trivially exact with one or two answers left, and otherwise greedy by a partition metric
+(``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a prior).
 """
 
 from __future__ import annotations
@@ -23,8 +22,7 @@ from ..search.metrics import canonical_metric, rank_guesses
 from ..search.prior import answer_weights, check_prior, rank_weighted
 
 EXACT_MAX = 60
-"""Positions with at most this many answers are solved exactly when ``gpusolve.search.optimal``
-exists."""
+"""Positions with at most this many answers are solved exactly (``gpusolve.search.optimal``)."""
 
 
 def parse_turn(pm: PatternMatrix, text: str) -> Move:
@@ -54,12 +52,10 @@ class Advice:
 
 def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str
                  ) -> tuple[Word | None, float | None]:
-    """Return the optimal search's next guess and its mean, or (None, None) where it is not
-    installed or finds none (no win within six guesses from here)."""
-    try:
-        from ..search import optimal
-    except ImportError:
-        return None, None
+    """Return the optimal search's next guess and its mean, or (None, None) where it finds none
+    (no win within six guesses from here)."""
+    from ..search import optimal
+
     try:
         result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
     except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
