@@ -618,3 +618,30 @@ def test_output_into_a_closed_pipe_is_quiet():
     reader.stdout.close()  # like `gpusolve rank | head -1`
     assert "Traceback" not in reader.stderr.read().decode()
     assert reader.wait(timeout=120) in (0, 1)
+
+
+def test_ctrl_c_to_the_whole_terminal_group_during_a_cluster_run(tmp_path):
+    """A terminal's Ctrl-C reaches the Dask workers too: one clean line, exit 130, results kept."""
+    import signal
+    import time
+
+    run_dir = tmp_path / "run"
+    args = ["rank", "--by", "tree", "--task", "reference-greedy", "--answers", "answers", "--guesses",
+            "answers", "--workers", "2", "--batch", "1", "--run-dir", str(run_dir), "--quiet"]
+    code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{args!r}]; main()"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:  # until a start word is kept
+        time.sleep(0.5)
+        try:
+            with sqlite3.connect(f"file:{run_dir / 'run.sqlite'}?mode=ro", uri=True) as db:
+                if db.execute("SELECT count(*) FROM results").fetchone()[0]:
+                    break
+        except sqlite3.Error:
+            continue
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "run the same command" in lines[0]
