@@ -645,3 +645,15 @@ def test_ctrl_c_to_the_whole_terminal_group_during_a_cluster_run(tmp_path):
     assert proc.returncode == 130, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "run the same command" in lines[0]
+
+
+def test_the_first_run_says_it_is_compiling(tmp_path):
+    """An empty numba cache: one note on stderr while the kernels compile, none the next time."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    code = ("import sys; from gpusolve.cli import main; "
+            "sys.argv = ['gpusolve', 'war', 'lengths', '--games', '10', '--json']; main()")
+    first, again = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                   timeout=300) for _ in range(2))
+    assert first.returncode == again.returncode == 0, first.stderr
+    assert first.stderr.startswith("note: compiling the numba kernels") and first.stderr.count("\n") == 1
+    assert again.stderr == ""

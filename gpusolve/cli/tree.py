@@ -19,6 +19,7 @@ from .app import (
     Json,
     Length,
     Mode,
+    Steps,
     TreeFormat,
     app,
     check_outputs,
@@ -264,7 +265,8 @@ def play(
                                                free_max=free_max, free_min=free_min))
     targets = [pm.answers[c] for c in remaining_answers(pm, moves)]  # a tree's position leaves these
     if all_answers:
-        summary = play_all(pm, guesser, targets)
+        with Steps(not json) as steps:
+            summary = play_all(pm, guesser, targets, steps)
         if json:
             print_json(summary.as_dict())
             return

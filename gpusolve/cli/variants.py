@@ -316,7 +316,8 @@ def policies(
         return
     from ..search.adversary import policy_table
 
-    rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
+    with Steps(not json) as steps:
+        rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max, steps)
     if json:
         print_json(rows)
         return
