@@ -254,7 +254,13 @@ class _client:
         return self.client
 
     def __exit__(self, *exc: object) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        quiet = logging.getLogger("distributed")  # closing mid-run (Ctrl-C) makes Dask complain
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL + 1)
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            quiet.setLevel(level)
