@@ -320,8 +320,9 @@ def _check_foreign(database: Path) -> None:
                             "use another --run-dir")
     try:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        ours = "params" in tables and bool(
+        marked = "params" in tables and bool(
             db.execute("SELECT 1 FROM params WHERE name = 'schema_version'").fetchall())
+        ours = marked or {"params", "results", "subproblems"} <= tables  # a damaged store of ours
     except sqlite3.Error:
         tables, ours = set(), False
     finally:
