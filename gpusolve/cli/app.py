@@ -83,8 +83,8 @@ class _Group(TyperGroup):
         except UsageError as e:
             _usage(e)
         except KeyboardInterrupt as e:
-            kept = f": {e}" if str(e) else ""
-            typer.echo(f"interrupted{kept}", err=True)
+            kept = str(e) or "nothing was kept; run the command again to start over"
+            typer.echo(f"interrupted: {kept}", err=True)
             raise typer.Exit(130) from None
         except MemoryError:
             _fail("not enough memory for this request: try smaller lists or options (see --help)")
