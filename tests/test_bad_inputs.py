@@ -599,7 +599,8 @@ def test_ctrl_c_elsewhere_is_a_clean_exit(script, args):
     done = _interrupted(script, *args)
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "interrupted: nothing was kept; run the command again to start over"
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == "interrupted: nothing was kept; run the command again to start over"
 
 
 def test_errors_in_a_real_process():
