@@ -65,6 +65,8 @@ NUMBERS = [
     (["optimal-tree", *SMALL, "--candidates", "0"], "--candidates must be at least 1"),
     (["optimal-tree", *SMALL, "--candidates", "-4"], "--candidates must be at least 1"),
     (["optimal-tree", *SMALL, "--candidates", "many"], "--candidates takes a number or 'all'"),
+    (["optimal-tree", *SMALL, "--candidates", ""], "--candidates takes a number or 'all'"),
+    (["absurdle", *SMALL, "--play", ",,"], "--play is empty"),
     (["optimal-tree", "--rank", *SMALL, "--top", "-1"], "--top"),
     (["optimal-tree", "--rank", *SMALL, "--batch", "0"], "--batch"),
     (["rank", *SMALL, "--top", "-5"], "--top"),
@@ -159,9 +161,22 @@ def _output_cases(tmp: Path) -> list[tuple[list[str], str]]:
 
 
 def test_unwritable_outputs(tmp_path):
-    for args, fragment in _output_cases(tmp_path):
+    pipe = tmp_path / "a-pipe"
+    os.mkfifo(pipe)
+    cases = [*_output_cases(tmp_path),
+             (["tree", *SMALL, "--out", pipe], "not a regular file"),
+             (["optimal-tree", "--rank", *SMALL, "--words", "BATCH", "--output", pipe], "not a regular file")]
+    for args, fragment in cases:
         one_error(run(*args), fragment)
-    assert files_in(tmp_path) == ["a-file"]  # no temporary files, no run directories left
+    assert files_in(tmp_path) == ["a-file", "a-pipe"]  # no temporary files, no run directories left
+
+
+def test_a_link_keeps_pointing_at_the_file_written(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    (tmp_path / "link.json").symlink_to(target)
+    assert run("tree", *SMALL, "--out", tmp_path / "link.json").exit_code == 0
+    assert (tmp_path / "link.json").is_symlink() and json.loads(target.read_text())["root"]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
@@ -214,6 +229,8 @@ def test_bad_word_files(tmp_path):
         (["optimal-tree", "--rank", *SMALL, "--words-file", tmp_path / "missing"], "cannot read"),
         (["optimal-tree", "--rank", *SMALL, "--words", "QQQQQ"], "unknown word QQQQQ"),
         (["optimal-tree", "--rank", *SMALL, "--words", ","], "no start words"),
+        (["rank", "--guesses", ""], "--guesses is empty"),
+        (["rank", "--answers", " "], "--answers is empty"),
     ]  # fmt: skip
     for args, fragment in cases:
         one_error(run(*args), fragment)

@@ -192,7 +192,7 @@ def optimal_tree(
     check_workers(workers)
     check_memo_mb(memo_mb)
     check_outputs((out, "tree"))
-    chosen = parse_candidates(candidates or "all")
+    chosen = parse_candidates("all" if candidates is None else candidates)
     from ..core.history import parse_history
     from ..core.trees import render, save_tree, tree_format
     from ..search.optimal import solve

@@ -151,7 +151,7 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
     from ..runs.startrank import rank_exact, save_ranking
 
     workers = check_run(workers, scheduler, output)
-    count = parse_candidates(candidates or "10")
+    count = parse_candidates("10" if candidates is None else candidates)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     chosen = _words(words, words_file)
     if chosen is not None:

@@ -183,8 +183,8 @@ def worst_case_cmd(
 
 @app.command()
 def absurdle(
-    play: Annotated[str, typer.Option("--play", help="Instead, play these guesses (comma separated) "
-                                      "against the replier.")] = "",
+    play: Annotated[str | None, typer.Option("--play", help="Instead, play these guesses (comma "
+                                             "separated) against the replier.")] = None,
     max_depth: MaxDepth = 10,
     budget: Budget = 2_000_000_000,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
@@ -195,12 +195,15 @@ def absurdle(
 
     Proven by search (every smaller number refuted); --backend cuda scores the guesses on the GPU.
     """
+    from ..core.errors import GpusolveError
     from ..search.absurdle import absurdle as solve_absurdle
     from ..search.absurdle import absurdle_line
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    if play:
+    if play is not None:
         words = [pm.game.parse_word(w, pm.guess_index) for w in play.split(",") if w.strip()]
+        if not words:
+            raise GpusolveError("--play is empty: give the guesses to play, e.g. --play RAISE,YAULD")
         line = absurdle_line(pm, words)
         if json:
             print_json([{"guess": w, "reply": pm.game.format_reply(r), "left": n} for w, r, n in line])

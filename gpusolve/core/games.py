@@ -193,6 +193,9 @@ class Game:
 
         Jotto reduces both lists (``jotto_allowable``); the guesses are the answers' words and
         the other guesses' words, sorted together, or (order ``file``) the answers first."""
+        for option, spec in (("--guesses", guesses), ("--answers", answers)):
+            if spec is not None and not spec.strip():
+                raise GpusolveError(f"{option} is empty: give a list name (answers, allowed...) or a file")
         if self.kind == MASTERMIND:
             if guesses is None or answers is None:
                 self._check_codes()

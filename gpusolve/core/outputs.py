@@ -13,10 +13,16 @@ from .errors import GpusolveError
 
 
 def check_output(path: str | Path, what: str = "output") -> Path:
-    """Return ``path`` as a Path if a file can be written there, else raise a one-line error."""
+    """Return the path to write (a link's target) if a file can be written there, else raise a
+    one-line error."""
     path = Path(path)
+    if path.is_symlink():  # the file it points to is the one replaced
+        path = path.resolve()
     if path.is_dir():
         raise GpusolveError(f"cannot write the {what} to {path}: it is a folder (give a file name)")
+    if path.exists() and not path.is_file():
+        raise GpusolveError(f"cannot write the {what} to {path}: it is not a regular file (a device or a "
+                            "pipe), and gpusolve replaces the file it writes")
     folder = path.parent
     if not folder.exists():
         raise GpusolveError(f"cannot write the {what} to {path}: folder {folder} does not exist")
@@ -35,7 +41,7 @@ def check_output(path: str | Path, what: str = "output") -> Path:
 
 def write_output(path: str | Path, data: bytes | Callable[[object], None], what: str = "output") -> None:
     """Write ``data`` to ``path`` atomically (a file the user named), or raise a one-line error."""
-    path = check_output(path, what)
+    path = check_output(path, what)  # (a link's target)
     try:
         write_atomic(path, data, make_parent=False)
     except OSError as e:
