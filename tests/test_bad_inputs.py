@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from gpusolve.core.games import make_game
 runner = CliRunner()
 FAMILY = str(Path(__file__).parent / "data" / "family.txt")  # 15 answers: BATCH ... WIGHT
 SMALL = ["--guesses", FAMILY, "--answers", FAMILY]
+AWAY = tempfile.gettempdir()  # processes start here: the checkout's bare gpusolve/ lacks the kernels
 ALLOWED = ["--answers", FAMILY]  # every allowed guess: six guesses suffice
 
 
@@ -533,7 +535,7 @@ def _interrupted(script: str, *args: str, timeout: int = 300) -> subprocess.Comp
         main()
     """)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "COLUMNS": "200"})
+                          cwd=AWAY, env={**os.environ, "COLUMNS": "200"})
 
 
 SIGINT_IN_A_BUCKET = """
@@ -632,7 +634,8 @@ def test_errors_in_a_real_process():
 
 def test_output_into_a_closed_pipe_is_quiet():
     code = "import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', 'rank', '--top', '99']; main()"
-    reader = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=AWAY)
     reader.stdout.readline()
     reader.stdout.close()  # like `gpusolve rank | head -1`
     assert "Traceback" not in reader.stderr.read().decode()
@@ -649,6 +652,7 @@ def test_ctrl_c_to_the_whole_terminal_group_during_a_cluster_run(tmp_path):
             "answers", "--workers", "2", "--batch", "1", "--run-dir", str(run_dir), "--quiet"]
     code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{args!r}]; main()"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=AWAY,
                             text=True, start_new_session=True)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:  # until a start word is kept
@@ -672,6 +676,7 @@ def test_the_first_run_says_it_is_compiling(tmp_path):
     code = ("import sys; from gpusolve.cli import main; "
             "sys.argv = ['gpusolve', 'war', 'lengths', '--games', '10', '--json']; main()")
     first, again = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                   cwd=AWAY,
                                    timeout=300) for _ in range(2))
     assert first.returncode == again.returncode == 0, first.stderr
     assert first.stderr.startswith("note: compiling the numba kernels") and first.stderr.count("\n") == 1
