@@ -18,10 +18,11 @@ iteration or GPU thread, counter-based random numbers, so a game depends only on
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations
+from math import comb
 
 from .core.errors import GpusolveError
 from .kernels.war_game import A_WINS, B_WINS, CAPPED, DRAW_BITS, MAX_CAP, MAX_CARDS, TIE
@@ -30,6 +31,7 @@ AbstractDeck = tuple[int, ...]
 """Sorted counts of the cards left of each rank, zeros dropped: a full 52-card deck is 13 fours."""
 
 Number = float | Fraction
+Progress = Callable[[str, int, int], None]
 
 
 def make_deck(ranks: int = 13, suits: int = 4) -> list[int]:
@@ -52,6 +54,24 @@ def check_deck_size(ranks: int, suits: int) -> None:
     if ranks * suits % 2:
         raise GpusolveError(f"a deck of {ranks} ranks x {suits} suits has an odd number of cards "
                             f"({ranks * suits}); the two players need equal halves")
+
+
+MAX_STATES = 1_000_000
+"""The most abstract decks an exact computation may have to hold (a few minutes of work)."""
+
+
+def check_size(deck: AbstractDeck) -> None:
+    """Raise a one-line error when the exact computation over ``deck`` could hold too many decks."""
+    bound = comb(len(deck) + max(deck), max(deck))  # sorted count tuples: at most this many
+    if bound > MAX_STATES:
+        raise GpusolveError(f"a deck of {len(deck)} ranks x {max(deck)} cards is too big for the exact "
+                            f"computation (up to {_size(bound)} distinct decks, the limit is "
+                            f"{MAX_STATES:,}); try fewer --ranks or --suits, or 'war lengths' to simulate")
+
+
+def _size(n: int) -> str:
+    """Return a count as '1,234' or, when long, '~10^602'."""
+    return f"{n:,}" if n < 10**12 else f"~10^{len(str(n)) - 1}"
 
 
 def check_counts(counts) -> AbstractDeck:
@@ -91,12 +111,16 @@ def rank_pairs(deck: AbstractDeck) -> Iterator[tuple[int, int, int]]:
         yield first[c], first[d], many[c] * many[d] * c * d
 
 
-def sweep_probability(deck: AbstractDeck, exact: bool = False) -> Number:
-    """Return the probability that player A wins all n/2 battles (no wars) of a game."""
+def sweep_probability(deck: AbstractDeck, exact: bool = False, progress: Progress | None = None) -> Number:
+    """Return the probability that player A wins all n/2 battles (no wars) of a game;
+    ``progress(name, done, total)`` hears of each battle."""
     deck = check_counts(deck)
+    check_size(deck)
     P: dict[AbstractDeck, Number] = {deck: Fraction(1) if exact else 1.0}
-    for _ in range(sum(deck) // 2):
+    for i in range(sum(deck) // 2):
         P = play_battle(P)
+        if progress:
+            progress("battles", i + 1, sum(deck) // 2)
     return P.get((), Fraction(0) if exact else 0.0)
 
 
@@ -139,14 +163,19 @@ State = tuple[int, bool, AbstractDeck]
 """(face-down plays still due in the current war, whether A has won a battle, abstract deck)."""
 
 
-def short_games(deck: AbstractDeck, down: int = 3, exact: bool = False) -> ShortGames:
-    """Return the probabilities that a game with wars allowed ends after exactly n/2 plays."""
+def short_games(deck: AbstractDeck, down: int = 3, exact: bool = False,
+                progress: Progress | None = None) -> ShortGames:
+    """Return the probabilities that a game with wars allowed ends after exactly n/2 plays;
+    ``progress(name, done, total)`` hears of each play."""
     deck = check_counts(deck)
+    check_size(deck)
     if down < 0:
         raise GpusolveError(f"--down must be 0 or more face-down cards, not {down}")
     P: dict[State, Number] = {(0, False, deck): Fraction(1) if exact else 1.0}
-    for _ in range(sum(deck) // 2):
+    for i in range(sum(deck) // 2):
         P = play_battle_or_face_down(P, down)
+        if progress:
+            progress("plays", i + 1, sum(deck) // 2)
     zero = Fraction(0) if exact else 0.0
     mass = {flag: sum((p for (_, won, _), p in P.items() if won == flag), zero) for flag in (0, 1)}
     return ShortGames(
@@ -342,8 +371,9 @@ class GameLengths:
 
 
 def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap: int = DEFAULT_CAP,
-                 seed: int = 0, backend: str | None = None) -> GameLengths:
-    """Return the statistics of ``games`` simulated games of War (games 0..games-1 of ``seed``)."""
+                 seed: int = 0, backend: str | None = None, progress: Progress | None = None) -> GameLengths:
+    """Return the statistics of ``games`` simulated games of War (games 0..games-1 of ``seed``);
+    ``progress(name, done, total)`` hears of each batch."""
     import time
 
     import numpy as np
@@ -359,6 +389,8 @@ def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap
         plays, outcome = engine.war_games(key, first, min(BATCH, games - first), ranks, suits, down, cap)
         outcomes += np.bincount(outcome, minlength=4)
         histogram += np.bincount(plays[outcome != CAPPED], minlength=cap + 1)
+        if progress:
+            progress("games", min(games, first + BATCH), games)
     return GameLengths(
         games, ranks, suits, down, cap, seed, engine.name, time.perf_counter() - start,
         a_wins=int(outcomes[A_WINS]), b_wins=int(outcomes[B_WINS]), ties=int(outcomes[TIE]),
@@ -368,11 +400,9 @@ def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap
 
 def plot_lengths(lengths: GameLengths, path) -> None:
     """Write a PNG histogram (75 bins, as in the seed) of the finished games' plays to ``path``."""
-    from pathlib import Path
-
     from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend alone
 
-    from .core.cache import write_atomic
+    from .core.outputs import write_output
 
     fig = Figure(figsize=(8, 4.5))
     ax = fig.subplots()
@@ -382,7 +412,4 @@ def plot_lengths(lengths: GameLengths, path) -> None:
     ax.set_xlabel("Game length (plays)")
     ax.set_ylabel("Games")
     ax.set_title(f"{lengths.finished:,} games of War, {lengths.ranks * lengths.suits} cards")
-    try:
-        write_atomic(Path(path), lambda f: fig.savefig(f, format="png", dpi=100))
-    except OSError as e:
-        raise GpusolveError(f"cannot write the plot to {path}: {e.strerror or e}") from None
+    write_output(path, lambda f: fig.savefig(f, format="png", dpi=100), "plot")

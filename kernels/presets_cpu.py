@@ -263,8 +263,9 @@ def new_total_memo():
 
 
 @njit(cache=True)
-def disjoint_sets(masks, k):
-    """Return int32 [m, k]: every k-tuple i1 < i2 < ... of words whose letter masks are disjoint."""
+def disjoint_sets(masks, k, most=1 << 62):
+    """Return int32 [m, k]: every k-tuple i1 < i2 < ... of words whose letter masks are disjoint
+    (only the first ``most + 1`` when there are more: the caller can tell there were too many)."""
     n = masks.shape[0]
     out = np.empty((1024, k), np.int32)
     count = 0
@@ -291,6 +292,8 @@ def disjoint_sets(masks, k):
                 out[count, j] = stack[j]
             out[count, k - 1] = i
             count += 1
+            if count > most:
+                break
             stack[depth] += 1
             continue
         used[depth + 1] = used[depth] | masks[i]

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+import distributed
 import pytest
 from typer.testing import CliRunner
 from wordfiles import small_lists
@@ -24,7 +25,6 @@ from gpusolve.runs.fanout import batches, default_batch
 from gpusolve.runs.runstore import DATABASE
 from gpusolve.runs.startrank import rank_exact, rank_trees
 
-distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def lists(tmp_path_factory):
@@ -101,7 +101,6 @@ def test_cluster_gives_the_single_process_results(cluster, single, pm, lists, tm
 
 
 def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
-    pytest.importorskip("gpusolve.search.optimal")
     address, _ = cluster
     remote = rank_exact(pm, *lists, candidates=8, cutoff=70, scheduler=address, run_dir=tmp_path / "x")
     local = rank_exact(pm, *lists, candidates=8, cutoff=70, workers=0, run_dir=tmp_path / "y")
@@ -111,7 +110,6 @@ def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
 def test_exact_ranking_on_the_cluster_shares_subproblems(cluster, tmp_path):
     from wordfiles import ANAGRAMS, anagram_lists
 
-    pytest.importorskip("gpusolve.search.optimal")
     address, _ = cluster
     g, a = anagram_lists(tmp_path)
     pm = pattern_matrix(make_game(), g, a)

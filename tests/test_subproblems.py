@@ -22,7 +22,6 @@ from gpusolve.runs.subproblems import Entries, Subproblems
 from gpusolve.runs.units import make_job
 from gpusolve.search.optimal import MemoTable, solve
 
-pytest.importorskip("gpusolve.kernels.optimal_cpu")
 
 @pytest.fixture(scope="module")
 def anagrams(tmp_path_factory):

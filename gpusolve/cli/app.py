@@ -1,26 +1,34 @@
-"""The Typer application, its shared options, and the boundary where errors become one line."""
+"""The Typer application, its shared options, and the boundary where errors become one line.
+
+This module and the command modules import only Typer (and Rich) at start-up: each command
+imports the library (numpy, numba) when it runs, so ``gpusolve --help`` stays quick.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+import warnings
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Note
 
 try:  # newer Typer runs on its own copy of click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - older Typer runs on click itself
     from click.exceptions import NoArgsIsHelpError, UsageError
 
+ALIASES = {"--after": "--state", "--history": "--state"}
+"""Old spellings of options, still accepted (hidden from --help): a position is ``--state``."""
+
 
 def _fail(message: str) -> None:
     """Print one ``error:`` line on stderr and exit with code 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(2) from None
 
 
@@ -30,13 +38,33 @@ def _usage(e: UsageError) -> None:
     _fail(f"{e.format_message()}{where}")
 
 
+def _aliased(args: list[str]) -> list[str]:
+    """Return the arguments with old option spellings replaced by the current ones."""
+    out = []
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        out.append(ALIASES[name] + eq + value if name in ALIASES else arg)
+    return out
+
+
+_show_warning = warnings.showwarning
+
+
+def _show_note(message, category, *args: Any, **kw: Any) -> None:
+    """Print a library Note as one ``note:`` line on stderr (other warnings as Python does)."""
+    if issubclass(category, Note):
+        typer.echo(f"note: {message}", err=True)
+    else:
+        _show_warning(message, category, *args, **kw)
+
+
 class _Group(TyperGroup):
     """A command group that turns a GpusolveError or a usage error into one line on stderr and
-    exit code 2."""
+    exit code 2, and Ctrl-C into exit code 130."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, args)
+            return super().parse_args(ctx, _aliased(args))
         except NoArgsIsHelpError:
             raise
         except UsageError as e:
@@ -44,16 +72,22 @@ class _Group(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", Note)
+                warnings.showwarning = _show_note
+                return super().invoke(ctx)
         except GpusolveError as e:
             _fail(str(e))
         except NoArgsIsHelpError:
             raise
         except UsageError as e:
             _usage(e)
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+        except KeyboardInterrupt as e:
+            kept = str(e) or "nothing was kept; run the command again to start over"
+            typer.echo(f"interrupted: {kept}", err=True)
             raise typer.Exit(130) from None
+        except MemoryError:
+            _fail("not enough memory for this request: try smaller lists or options (see --help)")
 
 
 app = typer.Typer(
@@ -62,14 +96,72 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: Rich's help formatting costs a quarter second at start-up
 )
 
-console = Console(highlight=False)
 
-Game = Annotated[str, typer.Option("--game", help="wordle, jotto or mastermind.")]
-Length = Annotated[
-    int | None, typer.Option("--length", help="Letters per word, or pegs [default: 5; mastermind 4]")
-]
+class _Console:
+    """Rich's console, made on first use (importing Rich costs start-up time): full width when
+    output is not a terminal, so piped tables are never cut."""
+
+    _console = None
+
+    def __getattr__(self, name: str) -> Any:
+        if _Console._console is None:
+            from rich.console import Console
+
+            console = Console(highlight=False)
+            if not console.is_terminal:
+                console = Console(highlight=False, width=100_000)
+            _Console._console = console
+        return getattr(_Console._console, name)
+
+
+console: Any = _Console()
+
+
+class Steps:
+    """A transient progress line on a terminal for work done in steps: the step's name, done/total
+    and the time taken; called as ``steps(name, done, total)`` (total None: unknown)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.progress = None
+        if enabled and console.is_terminal:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                     TextColumn("{task.fields[count]}"), TimeElapsedColumn(),
+                                     console=console, transient=True)
+            self.task = self.progress.add_task("starting", total=None, count="")
+
+    def __enter__(self) -> Steps:
+        if self.progress:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress:
+            self.progress.stop()
+
+    def __call__(self, name: str, done: int, total: int | None) -> None:
+        if self.progress:
+            count = f"{done:,}/{total:,}" if total is not None else f"{done:,}"
+            self.progress.update(self.task, description=name, completed=done, total=total, count=count)
+
+
+def lowered(value: Any) -> Any:
+    """Return an option's text value in lower case (names of games, modes, metrics...)."""
+    return value.lower() if isinstance(value, str) else value
+
+
+def name_option(name: str, help: str, **kw: Any) -> Any:
+    """Return a Typer option whose value is a case-insensitive name."""
+    return typer.Option(name, help=help, callback=lowered, **kw)
+
+
+Game = Annotated[str, name_option("--game", "wordle, jotto or mastermind.")]
+Length = Annotated[int | None, typer.Option(
+    "--length", help="Letters per word, or pegs [default: 5; mastermind 4]")]
 Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
 Guesses = Annotated[
     str | None,
@@ -83,23 +175,62 @@ Answers = Annotated[
 ]
 Backend = Annotated[
     str | None,
-    typer.Option("--backend", help="auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]"),
+    name_option("--backend", "auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]"),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the explorer page, "
+            "a .tree or .txt name the published text layout.")
+TreeFormat = Annotated[str | None, name_option(
+    "--format", "The tree file's format: json, text (the published layout, hollow), text-full, "
+    "html (a self-contained explorer page). Default: by the file name, else json.")]
 OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the explorer page, "
             "a .tree or .txt name the published text layout.")
 TreeFormat = Annotated[str | None, typer.Option(
     "--format", help="The tree file's format: json, text (the published layout, hollow), text-full, "
     "html (a self-contained explorer page). Default: by the file name, else json.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
+def _position(value: str | None) -> str | None:
+    """Return a --state value, refusing an empty one (it would silently mean the opening)."""
+    if value is not None and not value.strip(" ,"):
+        raise typer.BadParameter("is empty: give the moves played as GUESS:REPLY,... (or leave it out)")
+    return value
+
+
+State = Annotated[str | None, typer.Option(
+    "--state", callback=_position,
+    help="The position: the moves played, GUESS:REPLY,... (e.g. SALET:.....,CRONY:.Y..G).")]
+Mode = Annotated[str, name_option("--mode", "Guesses allowed: normal, hard or consistent.")]
+METRIC_HELP = ("entropy, max, expectation, branches, guaranteed_wins, expected_wins, splits (= branches), "
+               "prune (= expectation)")
+Top = Annotated[int, typer.Option("--top", min=0, help="Show the N best.")]
 
 
 def print_json(data: object) -> None:
-    """Print ``data`` as JSON on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    """Print ``data`` as JSON on stdout (NaN and infinities as null: valid JSON)."""
+    sys.stdout.write(json.dumps(_finite(data), indent=2, allow_nan=False) + "\n")
 
 
-def load_matrix(game: str, length: int, colours: int, guesses: str | None, answers: str | None,
+def _finite(data: object) -> object:
+    """Return ``data`` with every float that JSON cannot hold (NaN, infinities) as None."""
+    if isinstance(data, float):
+        return data if data == data and abs(data) != float("inf") else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(v) for v in data]
+    return data
+
+
+def check_outputs(*paths: tuple[str | Path | None, str]) -> None:
+    """Check, before any work, that every (path, what) the user named can be written."""
+    from ..core.outputs import check_output
+
+    for path, what in paths:
+        if path is not None:
+            check_output(path, what)
+
+
+def load_matrix(game: str, length: int | None, colours: int, guesses: str | None, answers: str | None,
                 backend: str | None, jotto_order: str = "sorted"):
     """Return the pattern matrix for the command-line choice of game, lists and backend."""
     from ..core.games import make_game

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from ..core.errors import GpusolveError
-from ..core.history import parse_history, remaining_answers
-from ..search.metrics import METRICS, rank_guesses
 from . import runs
 from .app import (
+    METRIC_HELP,
     Answers,
     Backend,
     Colours,
@@ -19,10 +17,14 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Mode,
     Quiet,
+    State,
+    Top,
     app,
     console,
     load_matrix,
+    name_option,
     print_json,
 )
 
@@ -51,24 +53,24 @@ def patterns(game: Game = "wordle", length: Length = None, colours: Colours = 6,
         f"{pm.game.name} pattern matrix {pm.shape[0]:,} guesses x {pm.shape[1]:,} answers "
         f"({pm.codes.dtype}, {pm.codes.nbytes / 2**20:.1f} MiB), {how} in {pm.seconds:.3f} s"
     )
-    console.print(f"cache: {pm.cache_path}")
+    console.print(f"cache: {pm.cache_path or 'none (it could not be written)'}")
 
 
 @app.command()
 def rank(
-    metric: Annotated[str, typer.Option("--metric", help=", ".join(METRICS))] = "entropy",
-    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
-    worst: Annotated[int, typer.Option("--worst", help="Also show the N worst.")] = 0,
-    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    metric: Annotated[str, name_option("--metric", METRIC_HELP)] = "entropy",
+    top: Top = 10,
+    worst: Annotated[int, typer.Option("--worst", min=0, help="Also show the N worst.")] = 0,
+    state: State = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
-    by: Annotated[str, typer.Option("--by", help="guess: this guess's partition; tree: the whole "
-                                    "greedy tree from each start word (a long run).")] = "guess",
-    mode: runs.Mode = "normal", max_guesses: runs.MaxGuesses = 6, run_dir: runs.RunDir = None,
+    by: Annotated[str, name_option("--by", "guess: this guess's partition; tree: the whole "
+                                   "greedy tree from each start word (a long run).")] = "guess",
+    mode: Mode = "normal", max_guesses: runs.MaxGuesses = 6, run_dir: runs.RunDir = None,
     scheduler: runs.Scheduler = None, workers: runs.Workers = None, batch: runs.Batch = None,
     output: runs.Output = None, quiet: Quiet = False, task: runs.Task = None,
-    prior: Annotated[str, typer.Option(
-        "--prior", help="uniform, or frequency: answers weighted by English word frequency "
+    prior: Annotated[str, name_option(
+        "--prior", "uniform, or frequency: answers weighted by English word frequency "
         "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Rank every allowed guess by a partition metric, or (--by tree) every start word by its greedy tree."""
@@ -77,17 +79,23 @@ def rank(
             raise GpusolveError("--prior goes with --by guess and no --worst")
         from .variants import rank_prior
 
-        return rank_prior(prior=prior, metric=metric, top=top, after=after, game=game, length=length,
+        return rank_prior(prior=prior, metric=metric, top=top, state=state, game=game, length=length,
                           colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
-    if by == "tree" and (after or worst):
-        raise GpusolveError("--by tree ranks first guesses: it takes neither --after nor --worst")
+    if by == "tree" and (state or worst):
+        raise GpusolveError("--by tree ranks first guesses: it takes neither --state nor --worst")
     if by == "tree":
         return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
                                  backend, json, run_dir, scheduler, workers, batch, output, quiet, task)
     if by != "guess":
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
+    from rich.table import Table
+
+    from ..core.history import parse_history, remaining_answers
+    from ..search.metrics import canonical_metric, rank_guesses
+
+    canonical_metric(metric)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    alive = remaining_answers(pm, parse_history(pm, after))
+    alive = remaining_answers(pm, parse_history(pm, state or ""))
     ranked = rank_guesses(pm, metric, alive)
     shown = ranked[:top] + (ranked[-worst:] if worst else [])
     if json:

@@ -6,16 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ..core.errors import GpusolveError
-from ..core.history import parse_history
-from ..core.modes import MODES
-from ..core.trees import render, save_tree, tree_format
-from ..runs.progress import ProofProgress
-from ..runs.proof import prove_best_start
-from ..search.optimal import DEFAULT_MEMO_MB, OptimalResult, solve
 from .app import (
     OUT_HELP,
     Answers,
@@ -25,29 +17,39 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Mode,
     Quiet,
+    State,
     TreeFormat,
     app,
+    check_outputs,
     console,
     load_matrix,
+    name_option,
     print_json,
 )
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
 
+DEFAULT_MEMO_MB = 512  # gpusolve.search.optimal.DEFAULT_MEMO_MB (numba is imported only when a command runs)
+CUTOFF_MAX = 1 << 40  # the search's infinity
+
 
 class _Display:
-    """A rich progress display: first guesses (or buckets) done, current best, elapsed."""
+    """A rich progress display: first guesses (when there is a choice of them) or buckets done,
+    current best, elapsed."""
 
     def __init__(self, enabled: bool) -> None:
         self.progress = None
         if enabled:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
             self.progress = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(),
-                TextColumn("{task.completed}/{task.total}"),
+                TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[count]}"),
                 TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
             )
-            self.guesses = self.progress.add_task("first guesses", total=None, best="")
-            self.buckets = self.progress.add_task("buckets", total=None, best="")
+            self.guesses = self.progress.add_task("first guesses", total=None, best="", count="",
+                                                  visible=False)
+            self.buckets = self.progress.add_task("buckets", total=None, best="", count="")
 
     def __enter__(self) -> _Display:
         if self.progress:
@@ -62,18 +64,35 @@ class _Display:
         if not self.progress:
             return
         if event["event"] == "guess":
-            best = f"best {event['best']}" if event["best"] is not None else ""
+            best = f"best {event['best']:,}" if event["best"] is not None else ""
             self.progress.update(self.guesses, completed=event["tried"], total=event["candidates"],
-                                 best=f"{best}  {event['nodes']:,} nodes")
+                                 count=f"{event['tried']:,}/{event['candidates']:,}",
+                                 best=f"{best}  {event['nodes']:,} nodes", visible=event["candidates"] > 1)
         else:
             self.progress.update(self.buckets, completed=event["done"], total=event["buckets"],
+                                 count=f"{event['done']:,}/{event['buckets']:,}",
                                  best=f"{event['nodes']:,} nodes")
 
 
-def _print_result(result: OptimalResult, state: bool, proven: str | None = None) -> None:
-    """Print a result as readable text (``proven``: what a proof run established)."""
+def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
+    """Return what a result proves: about the given first guess, the candidates tried, or all."""
     if result.interrupted:
-        console.print("[yellow]interrupted: the best result proven so far[/yellow]")
+        return f"nothing: interrupted after {result.tried:,} of {result.candidates:,} candidates"
+    if result.first_guess is None:
+        return f"every {'next' if state else 'first'} guess tried has total >= the cutoff"
+    if start:
+        return f"the least total after the first guess {result.first_guess} (given, not chosen)"
+    which = "next guesses" if state else "first guesses"
+    if result.restricted:
+        return (f"the best of the {result.candidates:,} candidates tried (by bucket bound), "
+                f"not of all {n_guesses:,} {which}")
+    return f"the best of all {which}"
+
+
+def _print_result(result, state: bool, scope: str) -> None:
+    """Print a result as readable text."""
+    if result.interrupted:
+        console.print("[yellow]interrupted: the best result found so far, not proven best[/yellow]")
     if result.first_guess is None:
         if not result.below_cutoff:
             console.print(f"total >= cutoff (no first guess does better); {result.nodes:,} nodes, "
@@ -94,12 +113,11 @@ def _print_result(result: OptimalResult, state: bool, proven: str | None = None)
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")
-    if proven is not None:
-        console.print(f"proven: {proven}")
-    else:
-        console.print(f"proven: {'yes' if result.proven else 'no'}; {result.nodes:,} nodes; "
-                      f"{result.seconds:.2f} s")
+    console.print(f"proven: {'yes, ' + scope if result.proven else 'no'}; {result.nodes:,} nodes; "
+                  f"{result.seconds:.2f} s")
     if state and len(result.alternatives) > 1:
+        from rich.table import Table
+
         table = Table(title="next guesses")
         for name in ("guess", "more guesses", "mean", ""):
             table.add_column(name, justify="left" if name in ("guess", "") else "right")
@@ -109,64 +127,32 @@ def _print_result(result: OptimalResult, state: bool, proven: str | None = None)
         console.print(table)
 
 
-def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses: int, candidates: int | None,
-           alternatives: int, cutoff: int | None, run_dir: Path | None, scheduler: str | None,
-           workers: int | None, memo_mb: int, backend: str | None, json: bool, quiet: bool, out: str | None,
-           fmt: str | None) -> None:
-    """Prove the best first guess over every candidate (a resumable run), then show its tree."""
-    with ProofProgress(console, quiet or json) as progress:
-        proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
-                                 candidates=candidates, keep=1 + alternatives, cutoff=cutoff, run_dir=run_dir,
-                                 scheduler=scheduler, workers=workers, memo_mb=memo_mb, backend=backend,
-                                 progress=progress)
-    if not proof.complete:
-        typer.echo(proof.statement(), err=True)
-        raise typer.Exit(130)
-    if not proof.best and cutoff is None:
-        raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
-    result = None
-    if proof.best:
-        result = solve(pm, start=proof.best[0][0], mode=mode, max_guesses=max_guesses, memo_mb=memo_mb)
-        if out and result.tree is not None:
-            save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
-                      answers=answers or pm.game.default_answers, max_guesses=max_guesses)
-    if json:
-        print_json({**proof.as_dict(), "tree": None if result is None else result.summary()})
-        return
-    if result is not None:
-        _print_result(result, False, proof.statement())
-    else:
-        console.print(f"proven: {proof.statement()}")
-    console.print(f"{proof.seconds + (result.seconds if result else 0):.1f} s; run directory {proof.run_dir} "
-                  f"({proof.searched_now:,} start words searched now)")
-    if out and result is not None:
-        console.print(f"tree written to {out}")
-
-
 @app.command("optimal-tree")
 def optimal_tree(
     start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
     candidates: Annotated[str | None, typer.Option(
         "--candidates", help="Try only the N best first guesses by the bucket bound; with --rank: the N "
         "best start words by --metric, or 'all' [default: all; with --rank 10].")] = None,
-    state: Annotated[str, typer.Option(
-        "--state", help="Solve from a position: GUESS:REPLY,... (best next guess and alternatives).")] = "",
+    state: State = None,
     cutoff: Annotated[int | None, typer.Option(
-        "--cutoff", help="Only whether the total is below T matters.")] = None,
-    mode: Annotated[str, typer.Option("--mode", help=", ".join(MODES))] = "normal",
-    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Every answer within N guesses.")] = 6,
+        "--cutoff", min=1, max=CUTOFF_MAX, help="Only whether the total is below T matters.")] = None,
+    mode: Mode = "normal",
+    max_guesses: Annotated[int, typer.Option(
+        "--max-guesses", min=1, help="Every answer within N guesses.")] = 6,
     out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
-    levels: Annotated[int, typer.Option("--show", help="Print the tree's first N levels as text.")] = 0,
+    levels: Annotated[int, typer.Option(
+        "--show", min=0, help="Print the tree's first N levels as text.")] = 0,
     memo_mb: Annotated[int, typer.Option(
         "--memo-mb", help="Memo size in MiB (all workers; with --objective worst-case: the cache of "
         "pair separators).")] = DEFAULT_MEMO_MB,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="Worker threads [default: 2 or cores]; with --rank, local worker processes "
         "(0: in this process) [default: the number of cores].")] = None,
-    alternatives: Annotated[int, typer.Option(
-        "--alternatives", help="Also prove the values of the K next-best guesses (--state: 4).")] = -1,
-    objective: Annotated[str, typer.Option(
-        "--objective", help="total (fewest guesses in all) or worst-case (fewest guesses that always "
+    alternatives: Annotated[int | None, typer.Option(
+        "--alternatives", min=0, help="Also prove the values of the K next-best guesses [default: 0; "
+        "with --state 4].")] = None,
+    objective: Annotated[str, name_option(
+        "--objective", "total (fewest guesses in all) or worst-case (fewest guesses that always "
         "suffice against a look-ahead adversary).")] = "total",
     rank: Annotated[bool, typer.Option(
         "--rank", help="Rank many start words by exact total (resumable, on a Dask cluster).")] = False,
@@ -174,9 +160,9 @@ def optimal_tree(
         "--words", help="With --rank: these start words, W1,W2,...")] = None,
     words_file: Annotated[Path | None, typer.Option(
         "--words-file", help="With --rank: the start words in a file.")] = None,
-    metric: Annotated[str, typer.Option(
-        "--metric", help="With --rank: the cheap score choosing the candidates.")] = "entropy",
-    top: Annotated[int, typer.Option("--top", help="With --rank: show the N best.")] = 20,
+    metric: Annotated[str, name_option(
+        "--metric", "With --rank: the cheap score choosing the candidates.")] = "entropy",
+    top: Annotated[int, typer.Option("--top", min=0, help="With --rank: show the N best.")] = 20,
     run_dir: RunDir = None, scheduler: Scheduler = None, batch: Batch = None, output: Output = None,
     task: Task = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
@@ -184,11 +170,13 @@ def optimal_tree(
     json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
+    from ..core.limits import check_memo_mb, check_workers
+
     if objective == "worst-case":
         from .variants import worst_case_cmd
 
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
-                              start=start, mode=mode, after=state, max_depth=max_guesses, out=out, fmt=fmt,
+                              start=start, mode=mode, state=state, max_depth=max_guesses, out=out, fmt=fmt,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
                               backend=backend, json=json, quiet=quiet, pair_mb=memo_mb)
     if objective != "total":
@@ -201,27 +189,38 @@ def optimal_tree(
                              batch, output, quiet, task)
     if words or words_file:
         raise GpusolveError("--words and --words-file go with --rank")
+    check_workers(workers)
+    check_memo_mb(memo_mb)
+    check_outputs((out, "tree"))
+    chosen = parse_candidates("all" if candidates is None else candidates)
+    from ..core.history import parse_history
+    from ..core.trees import render, save_tree, tree_format
+    from ..search.optimal import solve
+
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    moves = parse_history(pm, state)
+    moves = parse_history(pm, state or "")
     if out:
         tree_format(out, fmt, pm.game, moves)
-    if alternatives < 0:
+    _check_size(pm, moves, max_guesses, workers, memo_mb)
+    if alternatives is None:
         alternatives = 4 if state else 0
     if start is None and not moves:
-        return _prove(pm, guesses, answers, mode, max_guesses, parse_candidates(candidates or "all"),
-                      alternatives, cutoff, run_dir, scheduler, workers, memo_mb, backend, json, quiet, out,
-                      fmt)
+        return _prove(pm, guesses, answers, mode, max_guesses, chosen, alternatives, cutoff, run_dir,
+                      scheduler, workers, memo_mb, backend, json, quiet, out, fmt, levels)
     show = console.is_terminal and not quiet and not json
     with _Display(show) as display:
         result = solve(pm, start=start, mode=mode, max_guesses=max_guesses, cutoff=cutoff,
-                       candidates=parse_candidates(candidates or "all"), moves=moves, memo_mb=memo_mb,
-                       workers=workers, alternatives=alternatives, progress=display if show else None)
+                       candidates=chosen, moves=moves, memo_mb=memo_mb, workers=workers,
+                       alternatives=alternatives, progress=display if show else None)
     if out and result.tree is not None:
         save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                   answers=answers or pm.game.default_answers, max_guesses=max_guesses,
                   moves=[[w, pm.game.format_reply(c)] for w, c in moves])
+    scope = proven_scope(result, start, bool(state), len(pm.guesses))
     if json:
         data = result.summary()
+        data["proven_scope"] = scope if result.proven else None
+        data["interrupted"] = result.interrupted
         if cutoff is not None:
             data["below_cutoff"] = result.below_cutoff
         if result.restricted:
@@ -231,9 +230,76 @@ def optimal_tree(
         if moves:
             data["moves"] = len(moves)  # total and mean count the guesses still to make
         print_json(data)
+    else:
+        _print_result(result, bool(state), scope)
+        if levels and result.tree is not None:
+            console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
+        if out and result.tree is not None:
+            console.print(f"tree written to {out}")
+    if result.interrupted:
+        kept = "nothing kept"
+        if out and result.tree is not None:
+            kept = f"the tree of the best first guess so far is in {out}"
+        raise KeyboardInterrupt(f"{kept}; the search does not resume: run the command again "
+                                "(optimal-tree --rank keeps every finished start word in a run directory)")
+
+
+def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses: int, candidates: int | None,
+           alternatives: int, cutoff: int | None, run_dir: Path | None, scheduler: str | None,
+           workers: int | None, memo_mb: int, backend: str | None, json: bool, quiet: bool, out: str | None,
+           fmt: str | None, levels: int) -> None:
+    """Prove the best first guess over every candidate (a resumable run), then show its tree."""
+    from ..core.trees import render, save_tree
+    from ..runs.progress import ProofProgress
+    from ..runs.proof import prove_best_start
+    from ..search.optimal import solve
+
+    with ProofProgress(console, quiet or json) as progress:
+        proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
+                                 candidates=candidates, keep=1 + alternatives, cutoff=cutoff, run_dir=run_dir,
+                                 scheduler=scheduler, workers=workers, memo_mb=memo_mb, backend=backend,
+                                 progress=progress)
+    if not proof.complete:
+        raise KeyboardInterrupt(proof.statement())
+    if not proof.best and cutoff is None:
+        raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+    result = None
+    if proof.best:
+        result = solve(pm, start=proof.best[0][0], mode=mode, max_guesses=max_guesses, memo_mb=memo_mb)
+        if out and result.tree is not None:
+            save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
+                      answers=answers or pm.game.default_answers, max_guesses=max_guesses)
+    if json:
+        print_json({**proof.as_dict(), "tree": None if result is None else result.summary()})
         return
-    _print_result(result, bool(state))
-    if levels and result.tree is not None:
-        console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
-    if out and result.tree is not None:
+    if result is not None:
+        result.seconds += proof.seconds
+        _print_result(result, False, proof.statement())
+        if levels and result.tree is not None:
+            console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
+    else:
+        console.print(f"proven: {proof.statement()}")
+    console.print(f"run directory {proof.run_dir} ({proof.searched_now:,} start words searched now)")
+    if out and result is not None:
         console.print(f"tree written to {out}")
+
+
+def _check_size(pm, moves: list, max_guesses: int, workers: int | None, memo_mb: int) -> None:
+    """Refuse, before the search, a --max-guesses whose workspaces (reserved in full, filled as
+    the search goes deep) cannot fit in this machine's memory; say what would."""
+    from ..core.history import remaining_answers
+    from ..core.limits import available_memory, check_memory
+    from ..search.optimal import workspace_bytes
+
+    g, a = pm.shape
+    n = len(remaining_answers(pm, moves))
+    workers = workers or 2
+    levels = len(moves) + min(max_guesses - len(moves), n) + 2  # the search never goes deeper than n
+    need = workers * workspace_bytes(g, a, pm.game.n_patterns, levels) + memo_mb * 2**20
+    memory = available_memory(total=True)
+    fits = ""
+    if memory is not None:
+        level = workspace_bytes(g, a, pm.game.n_patterns, 1)
+        fits = f"at most --max-guesses {max(0, (memory - memo_mb * 2**20) // (workers * level) - 2):,} fits"
+    check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
+                 fits, total=True)

@@ -7,12 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from ..core.errors import GpusolveError
-from ..runs.progress import RunProgress
-from ..runs.startrank import KEYS, Ranking, describe, rank_exact, rank_trees, save_ranking
 from .app import (
+    check_outputs,
     console,
     load_matrix,
     print_json,
@@ -25,21 +23,40 @@ Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
-    "[default: the number of cores]")]
-Batch = Annotated[int | None, typer.Option("--batch", help="Start words per task [default: automatic]")]
+    "[default: the number of cores; in this process without dask installed]")]
+Batch = Annotated[int | None, typer.Option(
+    "--batch", min=1, help="Start words per task [default: automatic]")]
 Output = Annotated[Path | None, typer.Option(
     "--output", "-o", help="Also write every result to this file (.csv, else JSON).")]
-Mode = Annotated[str, typer.Option("--mode", help="normal, hard or consistent.")]
-MaxGuesses = Annotated[int, typer.Option("--max-guesses", help="Guesses allowed per game.")]
+MaxGuesses = Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed per game.")]
 Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
 
 
-def run_with_progress(pm, label: str, task: str, quiet: bool, call) -> Ranking:
+def run_with_progress(pm, label: str, task: str, quiet: bool, call):
     """Return ``call(on_batch=...)``, showing a progress line on a terminal unless ``quiet``."""
+    from ..runs.progress import RunProgress
+    from ..runs.startrank import KEYS, describe
+
     n = pm.shape[1]
     with RunProgress(console, label, KEYS[task], lambda r: describe(task, r, n), pm.guess_index,
                      quiet) as progress:
         return call(on_batch=progress)
+
+
+def check_run(workers: int | None, scheduler: str | None, output: Path | None) -> int | None:
+    """Check a long run's options before any work; return the local worker processes to start
+    (0: in this process, which is what a plain install without dask does)."""
+    from importlib.util import find_spec
+
+    from ..core.limits import check_workers
+
+    check_workers(workers, least=0)
+    check_outputs((output, "results"))
+    if workers is None and scheduler is None and find_spec("distributed") is None:
+        typer.echo("note: dask is not installed: running in this process "
+                   "(pip install 'gpusolve[dist]' to fan out over processes)", err=True)
+        return 0
+    return workers
 
 
 def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, length: int, colours: int,
@@ -47,6 +64,11 @@ def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, 
                  run_dir: Path | None, scheduler: str | None, workers: int | None, batch: int | None,
                  output: Path | None, quiet: bool, task: str | None = None) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
+    from rich.table import Table
+
+    from ..runs.startrank import rank_trees, save_ranking
+
+    workers = check_run(workers, scheduler, output)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     task = task or "greedy-tree"
     label = f"greedy trees ({metric}, {mode})"
@@ -76,7 +98,7 @@ def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, 
     _footer(ranked)
 
 
-def _footer(ranked: Ranking) -> None:
+def _footer(ranked) -> None:
     console.print(f"{ranked.computed:,} computed now, {ranked.candidates - ranked.computed:,} from the run "
                   f"directory, in {ranked.seconds:.1f} s; all results: {ranked.files[0]} and .csv")
     if ranked.job.task in ("exact", "reference-exact") and ranked.computed:
@@ -91,6 +113,10 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if path is not None:
         try:
             text = path.read_text()
+        except IsADirectoryError:
+            raise GpusolveError(f"--words-file {path} is a folder") from None
+        except UnicodeDecodeError:
+            raise GpusolveError(f"--words-file {path} is not a text file (not UTF-8)") from None
         except OSError as e:
             raise GpusolveError(f"cannot read --words-file {path}: {e.strerror}") from None
     if text is None:
@@ -103,12 +129,15 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
 
 def parse_candidates(text: str) -> int | None:
     """Return the number of --candidates, or None for 'all'."""
-    if text.lower() == "all":
+    if text.strip().lower() == "all":
         return None
     try:
-        return int(text)
+        n = int(text)
     except ValueError:
         raise GpusolveError(f"--candidates takes a number or 'all', not {text!r}") from None
+    if n < 1:
+        raise GpusolveError(f"--candidates must be at least 1 (or 'all'), not {n}")
+    return n
 
 
 def exact_ranking(candidates: str | None, words: str | None, words_file: Path | None, cutoff: int | None,
@@ -117,6 +146,12 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
                   json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
                   batch: int | None, output: Path | None, quiet: bool, task: str | None = None) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
+    from rich.table import Table
+
+    from ..runs.startrank import rank_exact, save_ranking
+
+    workers = check_run(workers, scheduler, output)
+    count = parse_candidates("10" if candidates is None else candidates)
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     chosen = _words(words, words_file)
     if chosen is not None:
@@ -124,7 +159,7 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
     task = task or "exact"
     ranked = run_with_progress(pm, f"exact values ({mode})", task, quiet, lambda on_batch: rank_exact(
         pm, guesses, answers, mode=mode, max_guesses=max_guesses, cutoff=cutoff, task=task,
-        candidates=parse_candidates(candidates or "10"), words=chosen, metric=metric, run_dir=run_dir,
+        candidates=count, words=chosen, metric=metric, run_dir=run_dir,
         scheduler=scheduler, workers=workers, batch=batch or 1, backend=backend, on_batch=on_batch))
     if output:
         save_ranking(ranked, output)

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
-from ..core.modes import MODES
 from .app import (
+    METRIC_HELP,
     OUT_HELP,
     Answers,
     Backend,
@@ -18,28 +18,31 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Mode,
+    Steps,
     TreeFormat,
     app,
+    check_outputs,
     console,
     load_matrix,
+    name_option,
     print_json,
 )
 
 FREE_MIN = 3  # gpusolve.search.greedy.FREE_MIN (numba is imported only when a command runs)
-METRIC_HELP = ("Metric minimized at every node: entropy, max, expectation, branches, guaranteed_wins, "
-               "expected_wins, splits (= branches), prune (= expectation); prefix anti- to reverse it.")
-Metric = Annotated[str, typer.Option("--metric", help=METRIC_HELP)]
-Mode = Annotated[str, typer.Option("--mode", help="Guesses allowed: " + " | ".join(MODES))]
+Metric = Annotated[str, name_option(
+    "--metric", f"Metric minimized at every node: {METRIC_HELP}; prefix anti- to reverse it.")]
 FreeMax = Annotated[int | None, typer.Option(
-    "--free-max", help="Consider free (non-answer) guesses only with at most N answers left "
+    "--free-max", min=0, help="Consider free (non-answer) guesses only with at most N answers left "
     "(normal and hard modes; the seeds use 125). [default: no limit]")]
 FreeMin = Annotated[int, typer.Option(
-    "--free-min", help="...and only with more than N answers left (1: free guesses everywhere).")]
+    "--free-min", min=0, help="...and only with more than N answers left (1: free guesses everywhere).")]
 Start = Annotated[str | None, typer.Option("--start", help="Fix the first guess.")]
-Ties = Annotated[str, typer.Option(
-    "--ties", help="exact: integer keys, ties to the earlier word, Jotto lists sorted; seed-001: "
+Ties = Annotated[str, name_option(
+    "--ties", "exact: integer keys, ties to the earlier word, Jotto lists sorted; seed-001: "
     "seed 001's Python float keys and Jotto lists in file order (reproduces its tables).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a histogram PNG here.")]
+Show = Annotated[int, typer.Option("--show", min=0, help="Print the tree's first N levels.")]
 
 
 def say(text: str) -> None:
@@ -62,11 +65,11 @@ def tree(
     free_min: FreeMin = FREE_MIN, start: Start = None, ties: Ties = "exact",
     out: Annotated[Path | None, typer.Option("--out", help=OUT_HELP)] = None,
     fmt: TreeFormat = None, plot: Plot = None,
-    show: Annotated[int, typer.Option("--show", help="Print the tree's first N levels.")] = 0,
+    show: Show = 0,
     game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
-    prior: Annotated[str, typer.Option(
-        "--prior", help="uniform, or frequency: answers weighted by English word frequency "
+    prior: Annotated[str, name_option(
+        "--prior", "uniform, or frequency: answers weighted by English word frequency "
         "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Build the greedy guess tree: at every node the guess that minimizes the metric."""
@@ -84,6 +87,7 @@ def tree(
     kernel_metric(metric, 1, ties)  # an unknown metric or tie rule fails before the lists load
     # seed 001 keeps each Jotto anagram set where it first appears in the file (its list order)
     jotto_order = "file" if ties == "seed-001" else "sorted"
+    check_outputs((out, "tree"), (plot, "plot"))
     pm = load_matrix(game, length, colours, guesses, answers, backend, jotto_order)
     if out:
         tree_format(out, fmt, pm.game)
@@ -121,22 +125,17 @@ def verify(
                                          "the game).")],
     max_guesses: Annotated[int | None, typer.Option(
         "--max-guesses", help="Fail if an answer needs more. [default: the file's, else none]")] = None,
-    mode: Annotated[str | None, typer.Option(
-        "--mode", help="normal | hard | consistent [default: the file's, else normal]")] = None,
+    mode: Annotated[str | None, name_option(
+        "--mode", "normal, hard or consistent [default: the file's, else normal]")] = None,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Check a tree: every answer reached once, replies right, guesses allowed, depth in limit."""
-    from ..core.patterns import pattern_matrix
-    from ..core.trees import load_tree, summarize
     from ..core.verify import verify_tree
 
-    t, game, info = load_tree(path)
-    guesses = guesses or info.get("guesses")
-    answers = answers or info.get("answers")
+    t, pm, info, moves = _tree_file(path, guesses, answers, backend, mode)
     mode = mode or info.get("mode") or "normal"
     limit = max_guesses if max_guesses is not None else info.get("max_guesses")
-    pm = pattern_matrix(game, guesses, answers, backend)
-    problems = verify_tree(t, pm, mode, limit)
+    problems = verify_tree(t, pm, mode, limit, moves=moves)
     if problems:
         if json:
             print_json({"valid": False, "problems": problems})
@@ -148,12 +147,15 @@ def verify(
         typer.echo(f"invalid tree: {len(problems)} problem{'s' * (len(problems) > 1)}, "
                    f"first: {problems[0]}", err=True)
         raise typer.Exit(1)
-    summary = summarize(t)
+    summary = _summary(t, moves)
     if json:
-        print_json({"valid": True, "problems": [], "summary": summary.as_dict()})
+        print_json({"valid": True, "problems": [], "summary": summary.as_dict(),
+                    "moves": [[w, pm.game.format_reply(r)] for w, r in moves]})
         return
-    say(f"valid {game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
-                  + (f", at most {limit} guesses" if limit is not None else "") + ")")
+    position = (f", from the position {_moves_text(pm.game, moves)}: {summary.n:,} answers left"
+                if moves else "")
+    say(f"valid {pm.game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
+        + (f", at most {limit} guesses" if limit is not None else "") + f"){position}")
     say(f'first guess: "{summary.first_guess}"')
     say(f"total: {summary.total:,} guesses over {summary.n:,} answers (mean {summary.mean:.4f})")
     _print_report(summary, limit or 6)
@@ -167,8 +169,8 @@ def tree_view(
         "--out", "-o", help="Write it here: a .html name gets the explorer page, .tree or .txt the text "
         "layout, else JSON. Without it, the text layout is printed.")] = None,
     fmt: TreeFormat = None,
-    mode: Annotated[str | None, typer.Option(
-        "--mode", help="Record this mode in the file written (a text tree records none).")] = None,
+    mode: Annotated[str | None, name_option(
+        "--mode", "Record this mode in the file written (a text tree records none).")] = None,
     guesses: Annotated[str | None, typer.Option(
         "--guesses", help="Record this guess list's name in the file written.")] = None,
     answers: Annotated[str | None, typer.Option(
@@ -189,11 +191,35 @@ def tree_view(
     say(f"{tree_format(out, fmt)} tree written to {out}")
 
 
+def _tree_file(path: Path, guesses: str | None, answers: str | None, backend: str | None,
+               mode: str | None = None):
+    """Return (tree, pattern matrix, file info, the moves it starts from) of a tree file."""
+    from ..core.history import stored_moves
+    from ..core.patterns import pattern_matrix
+    from ..core.trees import load_tree
+
+    t, game, info = load_tree(path)
+    pm = pattern_matrix(game, guesses or info.get("guesses"), answers or info.get("answers"), backend)
+    return t, pm, info, stored_moves(pm, info.get("moves"), mode or info.get("mode") or "normal")
+
+
+def _summary(t, moves: list):
+    """Return a tree's summary, counting the guesses of the moves it starts from."""
+    from ..core.trees import summarize, summary_of
+
+    s = summarize(t)
+    return summary_of(s.first_guess, {k + len(moves): v for k, v in s.histogram.items()})
+
+
+def _moves_text(game, moves: list) -> str:
+    return ",".join(f"{w}:{game.format_reply(r)}" for w, r in moves)
+
+
 @app.command()
 def play(
     tree_file: Annotated[Path | None, typer.Option("--tree", help="Play by this tree file.")] = None,
-    metric: Annotated[str | None, typer.Option(
-        "--metric", help="Play by the greedy tree of this metric. [default: entropy]")] = None,
+    metric: Annotated[str | None, name_option(
+        "--metric", "Play by the greedy tree of this metric. [default: entropy]")] = None,
     random: Annotated[bool, typer.Option("--random", help="Guess a random remaining answer.")] = False,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Seed for --random and a random target [default: 0; with --human: random].")] = None,
@@ -219,17 +245,17 @@ def play(
     import random as random_module
 
     from ..core.games import make_game
+    from ..core.history import remaining_answers
     from ..core.patterns import pattern_matrix
-    from ..core.trees import load_tree
     from ..play.simulate import play_all, play_game, random_guesser, tree_guesser
     from ..search.greedy import greedy_tree
 
     if sum([tree_file is not None, metric is not None, random]) > 1:
         raise GpusolveError("choose one guesser: --tree, --metric or --random")
+    moves: list = []
     if tree_file is not None:
-        t, spec, info = load_tree(tree_file)
-        pm = pattern_matrix(spec, guesses or info.get("guesses"), answers or info.get("answers"), backend)
-        guesser = tree_guesser(t)
+        t, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
+        guesser = tree_guesser(t, moves)
     else:
         pm = pattern_matrix(make_game(game, length, colours), guesses, answers, backend)
         if random:
@@ -237,20 +263,26 @@ def play(
         else:
             guesser = tree_guesser(greedy_tree(pm, metric or "entropy", mode, start=start,
                                                free_max=free_max, free_min=free_min))
+    targets = [pm.answers[c] for c in remaining_answers(pm, moves)]  # a tree's position leaves these
     if all_answers:
-        summary = play_all(pm, guesser)
+        with Steps(not json) as steps:
+            summary = play_all(pm, guesser, targets, steps)
         if json:
             print_json(summary.as_dict())
             return
-        say(f"played all {pm.shape[1]:,} answers")
+        position = f" left after {_moves_text(pm.game, moves)}" if moves else ""
+        say(f"played all {len(targets):,} answers{position}")
         _print_report(summary)
         return
     if target is None:
-        answer = random_module.Random(f"target {seed}").choice(pm.answers)
+        answer = random_module.Random(f"target {seed}").choice(targets)
     else:
         answer = target.strip().upper()
         if answer not in pm.answers:
             raise GpusolveError(f"unknown answer {answer}: not in the answer list")
+        if answer not in targets:
+            raise GpusolveError(f"{answer} cannot be the answer after the tree's moves "
+                                f"{_moves_text(pm.game, moves)}")
     turns = play_game(pm, guesser, answer)
     if json:
         print_json({"target": answer, "score": len(turns), "turns": [

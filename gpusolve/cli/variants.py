@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from .app import (
+    METRIC_HELP,
     OUT_HELP,
     Answers,
     Backend,
@@ -17,11 +17,17 @@ from .app import (
     Guesses,
     Json,
     Length,
+    Mode,
     Quiet,
+    State,
+    Steps,
+    Top,
     TreeFormat,
     app,
+    check_outputs,
     console,
     load_matrix,
+    name_option,
     print_json,
 )
 
@@ -34,17 +40,20 @@ def _fmt(words) -> str:
 def preset(
     words: Annotated[list[str] | None, typer.Argument(help="Preset words, played first in order.")] = None,
     search: Annotated[bool, typer.Option("--search", help="Search disjoint preset sets instead.")] = False,
-    n_words: Annotated[int, typer.Option("--words", help="Preset words per set (with --search).")] = 4,
-    samples: Annotated[int | None, typer.Option("--samples", help="Search this many random sets "
+    n_words: Annotated[int, typer.Option("--words", min=1, help="Preset words per set (with --search).")] = 4,
+    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Search this many random sets "
                                                 "[default: every disjoint set]")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed for --samples.")] = 0,
-    pool: Annotated[str, typer.Option("--pool", help="Draw set words from: answers or guesses.")] = "answers",
-    letters: Annotated[int, typer.Option("--letters", help="Use only the N most frequent letters.")] = 26,
-    top: Annotated[int, typer.Option("--top", help="Show the N best means (with --search).")] = 10,
-    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed.")] = 6,
-    show_bins: Annotated[int, typer.Option("--show-bins", help="List losing bins of at least N words.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed for --samples.")] = 0,
+    pool: Annotated[str, name_option("--pool", "Draw set words from: answers or guesses.")] = "answers",
+    letters: Annotated[int, typer.Option("--letters", min=1, max=26,
+                                         help="Use only the N most frequent letters.")] = 26,
+    top: Annotated[int, typer.Option("--top", min=1, help="Show the N best means (with --search).")] = 10,
+    max_guesses: Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed.")] = 6,
+    show_bins: Annotated[int, typer.Option("--show-bins", min=1,
+                                           help="List losing bins of at least N words.")] = 3,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """Play preset words first whatever the replies, then any consistent word (seed 003)."""
     from ..core.errors import GpusolveError
@@ -52,7 +61,8 @@ def preset(
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     if search:
-        result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses)
+        with Steps(not (quiet or json)) as steps:
+            result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses, steps)
         if json:
             print_json(result.as_dict())
             return
@@ -60,6 +70,8 @@ def preset(
         console.print(f"searched {how} {result.searched:,} disjoint {n_words}-word sets "
                       f"(pool of {result.pool:,} words) in {result.seconds:.1f} s; "
                       f"{len(result.winners):,} always win")
+        from rich.table import Table
+
         table = Table(title=f"best mean scores ({result.evaluated_exactly:,} evaluated exactly)")
         for name in ("rank", "set", "mean", "always wins"):
             table.add_column(name, justify="left" if name == "set" else "right")
@@ -92,23 +104,25 @@ def preset(
         console.print(f"bin {_fmt(bin_words)} can lose with: {_fmt(bad)}")
 
 
-Budget = Annotated[int, typer.Option("--budget", help="Nodes the search may visit before giving up.")]
+Budget = Annotated[int, typer.Option("--budget", min=1, help="Nodes the search may visit before giving up.")]
+MaxDepth = Annotated[int, typer.Option("--max-depth", min=1, max=100, help="Give up beyond this depth.")]
 
 
 @app.command("worst-case", hidden=True)
 def worst_case_cmd(
     rank: Annotated[int | None, typer.Option(
-        "--rank", help="Also check this many first guesses (best by largest bucket first; 0: all) "
+        "--rank", min=0, help="Also check this many first guesses (best by largest bucket first; 0: all) "
         "for the optimum.")] = None,
     start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
-    mode: Annotated[str, typer.Option("--mode", help="normal or consistent.")] = "normal",
-    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
-    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 12,
-    min_depth: Annotated[int, typer.Option("--min-depth", help="Start at this depth (then the "
+    mode: Annotated[str, name_option("--mode", "normal or consistent.")] = "normal",
+    state: State = None,
+    max_depth: MaxDepth = 12,
+    min_depth: Annotated[int, typer.Option("--min-depth", min=1, help="Start at this depth (then the "
                                            "result is an upper bound, not proven least).")] = 1,
     out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     budget: Budget = 2_000_000_000,
-    pair_mb: Annotated[int, typer.Option("--pair-mb", help="Memory for cached pair separators, MiB.")] = 256,
+    pair_mb: Annotated[int, typer.Option("--pair-mb", min=0,
+                                         help="Memory for cached pair separators, MiB.")] = 256,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     quiet: Quiet = False,
@@ -116,15 +130,16 @@ def worst_case_cmd(
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..core.errors import GpusolveError
     from ..core.history import parse_history, remaining_answers
+    from ..core.limits import check_memo_mb
     from ..core.trees import save_tree, summarize, tree_format
     from ..search.worstcase import rank_worst_case, worst_case
 
-    if pair_mb < 0:
-        raise GpusolveError("--pair-mb must be at least 0")
+    if pair_mb:
+        check_memo_mb(pair_mb, "--pair-mb (--memo-mb with --objective worst-case)")
+    check_outputs((out, "tree"))
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    moves = parse_history(pm, after)
+    moves = parse_history(pm, state or "")
     if out:
         tree_format(out, fmt, pm.game, moves)
     alive = remaining_answers(pm, moves)
@@ -168,9 +183,9 @@ def worst_case_cmd(
 
 @app.command()
 def absurdle(
-    play: Annotated[str, typer.Option("--play", help="Instead, play these guesses (comma separated) "
-                                      "against the replier.")] = "",
-    max_depth: Annotated[int, typer.Option("--max-depth", help="Give up beyond this depth.")] = 10,
+    play: Annotated[str | None, typer.Option("--play", help="Instead, play these guesses (comma "
+                                             "separated) against the replier.")] = None,
+    max_depth: MaxDepth = 10,
     budget: Budget = 2_000_000_000,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
@@ -180,12 +195,15 @@ def absurdle(
 
     Proven by search (every smaller number refuted); --backend cuda scores the guesses on the GPU.
     """
+    from ..core.errors import GpusolveError
     from ..search.absurdle import absurdle as solve_absurdle
     from ..search.absurdle import absurdle_line
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    if play:
+    if play is not None:
         words = [pm.game.parse_word(w, pm.guess_index) for w in play.split(",") if w.strip()]
+        if not words:
+            raise GpusolveError("--play is empty: give the guesses to play, e.g. --play RAISE,YAULD")
         line = absurdle_line(pm, words)
         if json:
             print_json([{"guess": w, "reply": pm.game.format_reply(r), "left": n} for w, r, n in line])
@@ -212,10 +230,10 @@ def absurdle(
 @app.command()
 def evil(
     tree_file: Annotated[str | None, typer.Option("--tree", help="Play this tree (JSON).")] = None,
-    metric: Annotated[str, typer.Option("--metric", help="Else build a greedy tree minimizing this.")
+    metric: Annotated[str, name_option("--metric", "Else build a greedy tree minimizing this.")
                       ] = "max",
-    mode: Annotated[str, typer.Option("--mode", help="normal | hard | consistent")] = "normal",
-    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+    mode: Mode = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", min=0, help="Free guesses only with at most "
                                                  "N answers left (the seed uses 125).")] = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
@@ -227,13 +245,18 @@ def evil(
     from ..search.adversary import evil_path, policy_metric
     from ..search.greedy import greedy_tree
 
+    moves: list = []
     if tree_file:
-        tree, game_spec, _ = load_tree(tree_file)
+        tree, game_spec, info = load_tree(tree_file)
+        if info.get("moves"):  # a tree from a position: its moves come first
+            from .tree import _tree_file
+
+            tree, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
     else:
         pm = load_matrix(game, length, colours, guesses, answers, backend)
         tree, game_spec = greedy_tree(pm, policy_metric(metric), mode, free_max=free_max), pm.game
     game_spec = game_spec or make_game(game, length, colours)
-    path = evil_path(tree, game_spec.solved)
+    path = moves + evil_path(tree, game_spec.solved)
     if json:
         print_json([{"guess": g, "reply": game_spec.format_reply(r)} for g, r in path])
         return
@@ -265,19 +288,19 @@ def antiwordle(
 
 @app.command()
 def policies(
-    metrics: Annotated[str, typer.Option("--metrics", help="Comma-separated greedy metrics (or the "
-                                         "seed's names maxinfo, maxsplits, maxprune).")]
+    metrics: Annotated[str, name_option("--metrics", "Comma-separated greedy metrics (or the "
+                                        "seed's names maxinfo, maxsplits, maxprune).")]
     = "entropy,splits,prune",
-    modes: Annotated[str, typer.Option("--modes", help="Comma-separated modes.")] = "normal,hard",
-    rules: Annotated[str, typer.Option("--rules", help="greedy: gpusolve's greedy trees; seed-004: "
-                                       "the seed's own guesser (Wordle; normal and hard).")] = "greedy",
+    modes: Annotated[str, name_option("--modes", "Comma-separated modes.")] = "normal,hard",
+    rules: Annotated[str, name_option("--rules", "greedy: gpusolve's greedy trees; seed-004: "
+                                      "the seed's own guesser (Wordle; normal and hard).")] = "greedy",
     start: Annotated[str | None, typer.Option("--start", help="seed-004: the first guess [default: "
                                               "the seed's table start word per row].")] = None,
     search_start: Annotated[int | None, typer.Option("--search-start", help="seed-004: play the "
                                                      "seed's start-word search over its first N "
                                                      "openers (it used 100; slow).")] = None,
-    free_max: Annotated[int | None, typer.Option("--free-max", help="greedy: free guesses only with at "
-                                                 "most N answers left.")] = None,
+    free_max: Annotated[int | None, typer.Option(
+        "--free-max", min=0, help="greedy: free guesses only with at most N answers left.")] = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
@@ -296,10 +319,13 @@ def policies(
         return
     from ..search.adversary import policy_table
 
-    rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max)
+    with Steps(not json) as steps:
+        rows = policy_table(pm, tuple(metrics.split(",")), tuple(modes.split(",")), free_max, steps)
     if json:
         print_json(rows)
         return
+    from rich.table import Table
+
     table = Table(title=f"greedy policies over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses")
     for name in ("metric", "mode", "first guess", "mean", "worst", "over 6"):
         table.add_column(name, justify="left" if name in ("metric", "mode", "first guess") else "right")
@@ -326,6 +352,8 @@ def _seed_agents(pm, metrics, modes, start, search_start, json) -> None:
     if json:
         print_json([r.as_dict() for r in runs])
         return
+    from rich.table import Table
+
     how = f"best of its first {search_start} openers" if search_start else "start fixed"
     table = Table(title=f"seed 004's guesser over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses "
                         f"({how}); mean over the answers solved in 6; failed: not solved in 6")
@@ -343,8 +371,7 @@ def _seed_agents(pm, metrics, modes, start, search_start, json) -> None:
             console.print(f"failed, {r.policy} {r.mode}: {' '.join(r.failed[:25])}{more}")
 
 
-Mode = Annotated[str, typer.Option("--mode", help="normal | hard | consistent")]
-Prior = Annotated[str, typer.Option("--prior", help="uniform or frequency (needs wordfreq).")]
+Prior = Annotated[str, name_option("--prior", "uniform or frequency (needs wordfreq).")]
 STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
 
 
@@ -357,11 +384,16 @@ def coloured(game, word: str, reply: int) -> str:
 
 
 def _show_advice(assistant, advice, limit: int) -> None:
-    pm = assistant.pm
+    from rich.table import Table
+
     if advice.method == "solved":
         console.print(f"solved: {advice.remaining[0]}")
         return
     n = len(advice.remaining)
+    if advice.method == "letters found":
+        console.print(f"all letters found: the answer is one of the {n} words of these letters: "
+                      + " ".join(advice.remaining))
+        return
     listing = ": " + " ".join(advice.remaining) if n <= limit else ""
     console.print(f"{n:,} answer{'s' if n != 1 else ''} left{listing}")
     console.print(f"best next guess: [bold]{advice.best}[/] ({advice.method})")
@@ -374,31 +406,38 @@ def _show_advice(assistant, advice, limit: int) -> None:
         for alt in advice.alternatives:
             table.add_row(alt["word"], *(str(alt[k]) for k in keys))
         console.print(table)
-    del pm
 
 
 @app.command()
 def solve(
-    history: Annotated[str | None, typer.Option("--history", help="Moves played: GUESS:REPLY,... "
-                                                "(answer once and exit).")] = None,
+    state: State = None,
     mode: Mode = "normal",
-    metric: Annotated[str, typer.Option("--metric", help="Greedy metric for advice.")] = "entropy",
+    metric: Annotated[str, name_option("--metric", f"Greedy metric for advice: {METRIC_HELP}.")
+                      ] = "entropy",
     prior: Prior = "uniform",
-    top: Annotated[int, typer.Option("--top", help="Alternatives shown.")] = 5,
-    show: Annotated[int, typer.Option("--show", help="List the answers when at most N are left.")] = 20,
+    top: Annotated[int, typer.Option("--top", min=1, help="Alternatives shown.")] = 5,
+    show: Annotated[int, typer.Option("--show", min=0, help="List the answers when at most N are left.")
+                    ] = 20,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
-    the answers left and the best next guess. Commands: undo, help, quit."""
+    the answers left and the best next guess. Commands: undo, help, quit. With --state: advice on
+    that position, once."""
+    from rich.markup import escape
+
     from ..core.errors import GpusolveError
     from ..core.history import parse_history
+    from ..core.words import read_words
     from ..play.assistant import Assistant, parse_turn
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    assistant = Assistant(pm, mode, metric, prior, top)
-    if history is not None:
-        for word, reply in parse_history(pm, history):
+    words = None  # Jotto: the list as read, to name every anagram an all-letters reply leaves
+    if pm.game.name == "jotto":
+        words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
+    assistant = Assistant(pm, mode, metric, prior, top, words=words)
+    if state is not None:
+        for word, reply in parse_history(pm, state):
             assistant.play(word, reply)
         advice = assistant.advice()
         if json:
@@ -433,36 +472,47 @@ def solve(
                 console.print(coloured(pm.game, word, reply))
             advice = assistant.advice()
         except GpusolveError as e:
-            console.print(f"[red]error:[/] {e}", markup=True)
+            console.print(f"[red]error:[/] {escape(str(e))}", markup=True)
             continue
         _show_advice(assistant, advice, show)
-        if advice.method == "solved":
+        if advice.method in ("solved", "letters found"):
             break
 
 
 @app.command()
 def analyze(
-    history: Annotated[str, typer.Argument(help="The moves of a game: GUESS:REPLY,...")],
-    show: Annotated[int, typer.Option("--show", help="Rank at most N remaining answers.")] = 30,
+    history: Annotated[str | None, typer.Argument(hidden=True, show_default=False,
+                                                  help="The moves (the same as --state).")] = None,
+    state: State = None,
+    show: Annotated[int, typer.Option("--show", min=0, help="Rank at most N remaining answers.")] = 30,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Judge a played game: per move the answers left, skill (expected answers left by the best
     guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    from rich.table import Table
+
+    from ..core.errors import GpusolveError
     from ..core.history import parse_history
     from ..play.analysis import analyze_game, by_commonness
 
+    if history is not None and state is not None:
+        raise GpusolveError("give the moves once: --state GUESS:REPLY,...")
+    state = state if state is not None else history
+    if not state:
+        raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    reports, alive = analyze_game(pm, parse_history(pm, history))
+    reports, alive = analyze_game(pm, parse_history(pm, state or ""))
     left = [pm.answers[a] for a in alive]
     try:
-        ranked = by_commonness(left)
+        ranked: list[tuple[str, float | None]] = list(by_commonness(left))
         note = ""
-    except Exception as e:  # wordfreq missing: list order, said so
-        ranked, note = [(w, float("nan")) for w in left], f" (not ranked: {e})"
+    except GpusolveError as e:  # wordfreq missing: list order, said so
+        ranked, note = [(w, None) for w in left], f" (not ranked: {e})"
     if json:
         print_json({"moves": [r.as_dict(pm.game) for r in reports],
-                    "remaining": [{"word": w, "zipf": round(z, 3)} for w, z in ranked[:show]]})
+                    "remaining": [{"word": w, "zipf": None if z is None else round(z, 3)}
+                                  for w, z in ranked[:show]]})
         return
     table = Table(title="moves")
     for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
@@ -473,9 +523,9 @@ def analyze(
                       f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
                       f"{r.skill:.0%}", f"{r.luck:.0%}")
     console.print(table)
-    console.print(f"{len(left):,} answers left, most common first{note}:")
+    console.print(f"{len(left):,} answers left, most common first{note}:", markup=False)
     for w, z in ranked[:show]:
-        console.print(f"  {w}  zipf {z:.2f}")
+        console.print(f"  {w}" + ("" if z is None else f"  zipf {z:.2f}"))
 
 
 @app.command("play-human", hidden=True)
@@ -485,7 +535,8 @@ def play_human(
     evil_replier: Annotated[bool, typer.Option("--evil", help="Play Absurdle: no fixed answer; the "
                                                "replier keeps the largest bucket.")] = False,
     mode: Mode = "normal",
-    max_guesses: Annotated[int, typer.Option("--max-guesses", help="Guesses allowed (not with --evil).")] = 6,
+    max_guesses: Annotated[int, typer.Option("--max-guesses", min=1,
+                                             help="Guesses allowed (not with --evil).")] = 6,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
 ) -> None:
@@ -493,7 +544,7 @@ def play_human(
     import random
 
     from ..core.errors import GpusolveError
-    from ..core.modes import check_mode, hard_mode_allows
+    from ..core.modes import check_mode, hard_mode_problem
     from ..search.absurdle import absurdle_line
 
     check_mode(mode)
@@ -516,8 +567,9 @@ def play_human(
             break
         try:
             word = pm.game.parse_word(line, pm.guess_index)
-            if mode == "hard" and not hard_mode_allows(pm.game, word, moves):
-                raise GpusolveError(f"{word} is not allowed in hard mode after the moves so far")
+            problem = hard_mode_problem(pm.game, word, moves) if mode == "hard" else None
+            if problem:
+                raise GpusolveError(problem)
         except GpusolveError as e:
             console.print(f"[red]error:[/] {e}")
             continue
@@ -538,10 +590,10 @@ def play_human(
 @app.command("prior-tree", hidden=True)
 def prior_tree_cmd(
     prior: Prior = "frequency",
-    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+    metric: Annotated[str, name_option("--metric", "entropy, expectation, max, splits, prune")
                       ] = "entropy",
-    mode: Annotated[str, typer.Option("--mode", help="normal or consistent")] = "normal",
-    free_max: Annotated[int | None, typer.Option("--free-max", help="Free guesses only with at most "
+    mode: Annotated[str, name_option("--mode", "normal or consistent")] = "normal",
+    free_max: Annotated[int | None, typer.Option("--free-max", min=0, help="Free guesses only with at most "
                                                  "N answers left.")] = None,
     out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
@@ -551,6 +603,7 @@ def prior_tree_cmd(
     from ..core.trees import save_tree, summarize, tree_format
     from ..search.prior import answer_weights, prior_tree, weighted_mean
 
+    check_outputs((out, "tree"))
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     if out:
         tree_format(out, fmt, pm.game)
@@ -572,10 +625,10 @@ def prior_tree_cmd(
 @app.command("rank-prior", hidden=True)
 def rank_prior(
     prior: Prior = "frequency",
-    metric: Annotated[str, typer.Option("--metric", help="entropy, expectation, max, splits, prune")
+    metric: Annotated[str, name_option("--metric", "entropy, expectation, max, splits, prune")
                       ] = "entropy",
-    top: Annotated[int, typer.Option("--top", help="Show the N best.")] = 10,
-    after: Annotated[str, typer.Option("--after", help="Moves played: GUESS:REPLY,...")] = "",
+    top: Top = 10,
+    state: State = None,
     game: Game = "wordle", length: Length = None, colours: Colours = 6,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
@@ -584,11 +637,13 @@ def rank_prior(
     from ..search.prior import answer_weights, rank_weighted
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
-    alive = remaining_answers(pm, parse_history(pm, after))
+    alive = remaining_answers(pm, parse_history(pm, state or ""))
     ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
     if json:
         print_json([s.as_dict() for s in ranked])
         return
+    from rich.table import Table
+
     table = Table(title=f"{pm.shape[0]:,} guesses over {len(alive):,} answers, {prior} prior, by {metric}")
     for name in ("rank", "word", "entropy", "expected left", "max", "branches", "win chance"):
         table.add_column(name, justify="left" if name == "word" else "right")

@@ -7,18 +7,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from .. import war as cards
-from .app import Backend, Json, app, console, print_json
+from .app import Backend, Json, Quiet, Steps, app, check_outputs, console, print_json
+
+DEFAULT_CAP = 100_000  # gpusolve.war.DEFAULT_CAP (its kernels are imported only when a command runs)
 
 war = typer.Typer(help="The card game War: exact sweep odds and simulated game lengths.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(war, name="war")
 
-Ranks = Annotated[int, typer.Option("--ranks", help="Ranks in the deck.")]
-Suits = Annotated[int, typer.Option("--suits", help="Cards of each rank.")]
-Down = Annotated[int, typer.Option("--down", help="Face-down cards each player plays in a war.")]
+Ranks = Annotated[int, typer.Option("--ranks", min=1, help="Ranks in the deck.")]
+Suits = Annotated[int, typer.Option("--suits", min=1, help="Cards of each rank.")]
+Down = Annotated[int, typer.Option("--down", min=0, help="Face-down cards each player plays in a war.")]
 
 
 def _odds(p: float) -> str:
@@ -39,19 +39,24 @@ def sweep(
     wars: Annotated[bool, typer.Option("--wars", help="Games of exactly n/2 plays, wars allowed.")] = False,
     down: Down = 3,
     exact: Annotated[bool, typer.Option("--exact", help="Also compute with exact fractions.")] = False,
-    json: Json = False,
+    json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Probability that a game is as short as can be: one player wins every battle."""
+    from .. import war as cards
+
     deck = cards.abstract_deck(ranks, suits)
     n = ranks * suits
     if wars:
-        _sweep_with_wars(ranks, suits, down, exact, json)
+        _sweep_with_wars(ranks, suits, down, exact, json, quiet)
         return
-    p = cards.sweep_probability(deck)
+    with Steps(not (quiet or json)) as steps:
+        p = cards.sweep_probability(deck, progress=steps)
+        if exact:
+            p_exact = cards.sweep_probability(deck, exact=True, progress=steps)
     info = {"ranks": ranks, "suits": suits, "battles": n // 2, "p_sweep": p,
             "games_per_sweep_by_either": 1 / (2 * p) if p else None}
     if exact:
-        info |= _exactness(p, cards.sweep_probability(deck, exact=True))
+        info |= _exactness(p, p_exact)
     if json:
         print_json(info)
         return
@@ -63,13 +68,18 @@ def sweep(
         _print_exactness(info)
 
 
-def _sweep_with_wars(ranks: int, suits: int, down: int, exact: bool, json: bool) -> None:
+def _sweep_with_wars(ranks: int, suits: int, down: int, exact: bool, json: bool, quiet: bool) -> None:
     """Print the probabilities of games of exactly n/2 plays with wars allowed."""
+    from rich.table import Table
+
+    from .. import war as cards
+
     deck, n = cards.abstract_deck(ranks, suits), ranks * suits
-    games = cards.short_games(deck, down)
+    with Steps(not (quiet or json)) as steps:
+        games = cards.short_games(deck, down, progress=steps)
+        exact_games = cards.short_games(deck, down, exact=True, progress=steps) if exact else None
     names = {"seed_win": ("A wins", "Norvig"), "seed_tie": ("tie", "Norvig"),
              "win": ("A wins", "rules"), "tie": ("tie", "rules")}
-    exact_games = cards.short_games(deck, down, exact=True) if exact else None
     rows = {}
     for key in names:
         rows[key] = {"p": float(getattr(games, key))}
@@ -106,12 +116,16 @@ def lengths(
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (game i depends on seed and i).")] = 0,
     ranks: Ranks = 13, suits: Suits = 4, down: Down = 3,
-    cap: Annotated[int, typer.Option("--cap", help="Stop a game after this many plays.")] = cards.DEFAULT_CAP,
+    cap: Annotated[int, typer.Option("--cap", help="Stop a game after this many plays.")] = DEFAULT_CAP,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a histogram PNG here.")] = None,
-    backend: Backend = None, json: Json = False,
+    backend: Backend = None, json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Simulate random games and report the distribution of their lengths (in plays)."""
-    result = cards.game_lengths(games, ranks, suits, down, cap, seed, backend)
+    from .. import war as cards
+
+    check_outputs((plot, "plot"))
+    with Steps(not (quiet or json)) as steps:
+        result = cards.game_lengths(games, ranks, suits, down, cap, seed, backend, steps)
     if plot is not None:
         cards.plot_lengths(result, plot)
     if json:

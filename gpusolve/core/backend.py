@@ -7,11 +7,13 @@ The only module that imports CuPy, and only when the CUDA backend is asked for.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 
 import numpy as np
 
-from .errors import GpusolveError
+from .errors import GpusolveError, Note
 
 BACKENDS = ("auto", "cpu", "cuda")
 
@@ -183,15 +185,40 @@ def _device_array_module():
     return _CupyArrays()
 
 
+class _FirstCompile:
+    """A numba event listener: a note, once, when kernels compile (not found in the disk cache)."""
+
+    said = False
+
+    def on_start(self, event) -> None:
+        if not _FirstCompile.said:
+            _FirstCompile.said = True
+            warnings.warn(Note("compiling the numba kernels for this machine (the first run only: "
+                               "later runs load them from the disk cache)"), stacklevel=2)
+
+    def on_end(self, event) -> None:
+        pass
+
+
+def note_compiling() -> None:
+    """Arrange a note on the first kernel compilation of this process (numba imported here)."""
+    from numba.core import event
+
+    if not getattr(note_compiling, "done", False):
+        note_compiling.done = True  # type: ignore[attr-defined]
+        event.register("numba:compile", type("Listener", (_FirstCompile, event.Listener), {})())
+
+
 def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
     """Return the backend named (or from $GPUSOLVE_BACKEND, default ``auto``)."""
     name = (name or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
     if name not in BACKENDS:
         raise GpusolveError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
-    if name == "cpu":
-        return CpuBackend()
-    usable, reason = cuda_status()
+    note_compiling()
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+    if name == "cpu" or (name == "auto" and not simulated and find_spec("cupy") is None):
+        return CpuBackend()  # without CuPy, auto is the CPU: numba.cuda (slow to import) stays out
+    usable, reason = cuda_status()
     if name == "cuda" and not (usable or simulated):
         raise GpusolveError(f"the cuda backend is not available: {reason}")
     if name == "cuda" or usable:

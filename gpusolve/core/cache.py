@@ -3,16 +3,18 @@ checked on load (a corrupt, truncated or mismatched file is rebuilt, never trust
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import tempfile
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import platformdirs
+
+from .errors import Note
 
 MAGIC = b"GPUSOLVE-ARRAY-1\n"
 HEADER_SIZE = 512
@@ -33,11 +35,27 @@ def digest(array: np.ndarray) -> str:
     return hashlib.blake2b(np.ascontiguousarray(array).data, digest_size=16).hexdigest()
 
 
-def write_atomic(path: Path, data: bytes | Callable[[object], None]) -> None:
-    """Write ``data`` (bytes, or a function writing to a file object) to ``path`` atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def umask() -> int:
+    """Return this process's file-creation mask."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        pass
+    mask = os.umask(0o022)  # pragma: no cover - set and restored at once
+    os.umask(mask)  # pragma: no cover
+    return mask  # pragma: no cover
+
+
+def write_atomic(path: Path, data: bytes | Callable[[object], None], make_parent: bool = True) -> None:
+    """Write ``data`` (bytes, or a function writing to a file object) to ``path`` atomically, with
+    the permissions the user's umask gives a new file; ``make_parent`` creates missing folders."""
+    if make_parent:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~umask())
         with os.fdopen(fd, "wb") as f:
             if isinstance(data, bytes):
                 f.write(data)
@@ -87,13 +105,56 @@ def load_array(path: Path, key: str) -> np.ndarray | None:
     return array if digest(array) == meta["digest"] else None
 
 
-def cached_array(name: str, key: str, build: Callable[[], np.ndarray]) -> tuple[np.ndarray, Path, bool]:
-    """Return (array, path, hit): the cached array for ``key``, built and stored if needed."""
-    path = cache_dir() / f"{name}-{key}.bin"
+def fallback_dir() -> Path | None:
+    """Return the cache folder used when the usual one cannot be written: a private folder of
+    this user's in the temp folder (None if it cannot be made, or someone else owns it)."""
+    if not hasattr(os, "getuid"):  # pragma: no cover - not POSIX
+        return None
+    folder = Path(tempfile.gettempdir()) / f"gpusolve-cache-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    private = folder.is_dir() and not folder.is_symlink() and info.st_uid == os.getuid()
+    return folder if private and not info.st_mode & 0o077 else None
+
+
+def cached_array(name: str, key: str, build: Callable[[], np.ndarray]
+                 ) -> tuple[np.ndarray, Path | None, bool]:
+    """Return (array, path, hit): the cached array for ``key``, built and stored if needed. A
+    cache folder that cannot be written is replaced by ``fallback_dir()`` with a note (path None:
+    nowhere could be written; the array is rebuilt next time)."""
+    folders: list[Path | None] = [cache_dir()]
+    path = folders[0] / f"{name}-{key}.bin"
     array = load_array(path, key)
     if array is not None:
         return array, path, True
+    if not _writable(folders[0]):
+        folders.append(fallback_dir())
+        if folders[1] is not None and (array := load_array(folders[1] / path.name, key)) is not None:
+            return array, folders[1] / path.name, True
     array = build()
-    with contextlib.suppress(OSError):  # an unwritable cache only costs a rebuild next time
-        save_array(path, key, array)
-    return array, path, False
+    problems = []
+    for folder in filter(None, folders):
+        try:
+            save_array(folder / path.name, key, array)
+        except OSError as e:
+            problems.append(f"{folder} ({e.strerror or e})")
+            if len(folders) == 1:
+                folders.append(fallback_dir())
+            continue
+        if problems:
+            warnings.warn(Note(f"the cache folder {problems[0]} cannot be written: cached in {folder} "
+                               "instead (set $GPUSOLVE_CACHE_DIR to choose)"), stacklevel=2)
+        return array, folder / path.name, False
+    warnings.warn(Note(f"nothing cached: cannot write {' or '.join(problems)} (set $GPUSOLVE_CACHE_DIR)"),
+                  stacklevel=2)
+    return array, None, False
+
+
+def _writable(folder: Path) -> bool:
+    """Return whether files can be made in ``folder`` (or in the nearest folder that exists above it)."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)

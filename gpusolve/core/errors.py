@@ -3,3 +3,8 @@
 
 class GpusolveError(Exception):
     """A clear, one-line problem with the user's input; the CLI prints it and exits non-zero."""
+
+
+class Note(UserWarning):
+    """Something the user should know that is not an error (e.g. an anagram played for a word);
+    the CLI prints it as one ``note:`` line on stderr."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from string import ascii_uppercase
 
 import numpy as np
 
-from .errors import GpusolveError
+from .errors import GpusolveError, Note
 from .words import Word, read_words, shorten
 
 WORDLE, JOTTO, MASTERMIND = 0, 1, 2  # the kernels' game ids (kernels/replies.py)
@@ -60,6 +61,13 @@ def jotto_allowable(words: tuple[Word, ...], order: str = "sorted") -> tuple[Wor
     anagrams = {frozenset(w): w for w in words if len(set(w)) == len(w)}
     kept = tuple(anagrams.values())
     return tuple(sorted(kept)) if order == "sorted" else kept
+
+
+def anagram_class(words: tuple[Word, ...], word: Word) -> list[Word]:
+    """Return the words of ``words`` (a list before the Jotto reduction) of distinct letters with
+    the letters of ``word``: the answers a Jotto reply of all letters in common leaves."""
+    letters = sorted(word)
+    return sorted(w for w in words if len(set(w)) == len(w) and sorted(w) == letters) or [word]
 
 
 @dataclass(frozen=True)
@@ -141,13 +149,23 @@ class Game:
         return frozenset(codes)
 
     def parse_word(self, text: str, words: tuple[Word, ...] | frozenset[Word]) -> Word:
-        """Return ``text`` as a word of this game that is in ``words``, or raise a one-line error."""
+        """Return ``text`` as a word of this game that is in ``words``, or raise a one-line error.
+
+        In Jotto only letters count and the lists keep one word per set of letters: another
+        word of the same letters is taken as the listed one (with a note saying so)."""
         word = text.strip().upper()
         if len(word) != self.length:
             raise GpusolveError(f"{text!r} has {len(word)} letters; {self.name} words have {self.length}")
-        if word not in words:
-            raise GpusolveError(f"unknown word {word}: not in the guess list")
-        return word
+        if word in words:
+            return word
+        if self.kind == JOTTO and len(set(word)) == len(word):
+            letters = sorted(word)
+            stand_in = next((w for w in words if sorted(w) == letters), None)
+            if stand_in is not None:
+                warnings.warn(Note(f"{word} is played as {stand_in}: Jotto counts letters only, and its "
+                                   "list keeps one word per set of letters"), stacklevel=2)
+                return stand_in
+        raise GpusolveError(f"unknown word {word}: not in the guess list")
 
     def encode(self, words: tuple[Word, ...]) -> np.ndarray:
         """Return the words as a (n, length) uint8 array of symbol indices, for the kernels."""
@@ -156,6 +174,18 @@ class Game:
             len(words), self.length
         )
 
+    def _check_codes(self) -> None:
+        """Refuse, before listing them, more Mastermind codes than a pattern matrix can fit."""
+        from .limits import available_memory, check_memory
+
+        n = self.colours ** self.length
+        free = available_memory()
+        pegs = [k for k in range(1, self.length)
+                if matrix_bytes(self, self.colours**k, self.colours**k) <= (free or 0)]
+        fits = f"at most {pegs[-1]} pegs of {self.colours} colours fit" if pegs else ""
+        check_memory(matrix_bytes(self, n, n), f"Mastermind with {self.length} pegs of {self.colours} "
+                     f"colours ({n:,} codes, a {n:,} x {n:,} pattern matrix)", fits)
+
     def word_lists(
         self, guesses: str | None, answers: str | None, jotto_order: str = "sorted"
     ) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
@@ -163,7 +193,12 @@ class Game:
 
         Jotto reduces both lists (``jotto_allowable``); the guesses are the answers' words and
         the other guesses' words, sorted together, or (order ``file``) the answers first."""
+        for option, spec in (("--guesses", guesses), ("--answers", answers)):
+            if spec is not None and not spec.strip():
+                raise GpusolveError(f"{option} is empty: give a list name (answers, allowed...) or a file")
         if self.kind == MASTERMIND:
+            if guesses is None or answers is None:
+                self._check_codes()
             codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
             guess_list = codes if guesses is None else read_words(guesses, self.alphabet)
             answer_list = codes if answers is None else read_words(answers, self.alphabet)
@@ -178,6 +213,11 @@ class Game:
                 if jotto_order == "sorted":
                     guess_list = tuple(sorted(guess_list))
         for name, words in (("guess", guess_list), ("answer", answer_list)):
+            if not words:  # only Jotto drops words: those with a repeated letter
+                source = (guesses or self.default_guesses) if name == "guess" else (
+                    answers or self.default_answers)
+                raise GpusolveError(f"the {name} list {source} has no word of {self.length} distinct "
+                                    "letters, the only words Jotto plays")
             if len(words[0]) != self.length:
                 raise GpusolveError(
                     f"the {name} list has {len(words[0])}-letter words; this {self.name} game "
@@ -191,6 +231,11 @@ class Game:
                 "(every answer must also be an allowed guess)"
             )
         return guess_list, answer_list
+
+
+def matrix_bytes(game: Game, n_guesses: int, n_answers: int) -> int:
+    """Return the bytes of a pattern matrix of ``n_guesses`` x ``n_answers`` for ``game``."""
+    return n_guesses * n_answers * (1 if game.n_patterns <= 256 else 2)
 
 
 def make_game(name: str = "wordle", length: int | None = None, colours: int = 6) -> Game:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import GpusolveError
+from .games import MASTERMIND
 from .patterns import PatternMatrix
 from .words import Word
 
@@ -15,12 +16,24 @@ Move = tuple[Word, int]
 def parse_history(pm: PatternMatrix, text: str) -> list[Move]:
     """Return the moves of a comma-separated ``GUESS:REPLY`` history, each checked."""
     moves = []
-    for item in filter(None, (part.strip() for part in text.split(","))):
+    for item in _items(pm, text):
         if ":" not in item:
             raise GpusolveError(f"malformed move {item!r}: expected GUESS:REPLY, e.g. SALET:..Y.G")
         word, reply = item.split(":", 1)
         moves.append((pm.game.parse_word(word, pm.guess_index), pm.game.parse_reply(reply)))
     return moves
+
+
+def _items(pm: PatternMatrix, text: str) -> list[str]:
+    """Return the ``GUESS:REPLY`` items of a history; a Mastermind reply may itself hold a comma
+    (``1122:2,1``), so there a bare number continues the item before it."""
+    items: list[str] = []
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        if pm.game.kind == MASTERMIND and items and ":" not in part and part[:1].isdigit():
+            items[-1] += "," + part
+        else:
+            items.append(part)
+    return items
 
 
 def remaining_answers(pm: PatternMatrix, moves: list[Move]) -> np.ndarray:
@@ -35,3 +48,35 @@ def remaining_answers(pm: PatternMatrix, moves: list[Move]) -> np.ndarray:
                 "no answer fits"
             )
     return alive
+
+
+def stored_moves(pm: PatternMatrix, items: object, mode: str = "normal") -> list[Move]:
+    """Return the moves a tree file starts from (its ``moves``: [[GUESS, REPLY], ...]), each
+    checked: known guess, well-formed reply, allowed by ``mode``, some answer left, not solved."""
+    from .modes import hard_mode_problem
+
+    if items is None:
+        return []
+    pairs = isinstance(items, list) and all(
+        isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in items)
+    if not pairs:
+        raise GpusolveError("malformed tree file: 'moves' must be a list of [GUESS, REPLY] pairs")
+    moves: list[Move] = []
+    for number, (word, reply) in enumerate(items, 1):
+        try:
+            move = pm.game.parse_word(word, pm.guess_index), pm.game.parse_reply(reply)
+        except GpusolveError as e:
+            raise GpusolveError(f"malformed tree file: move {number}: {e}") from None
+        if moves and moves[-1][1] == pm.game.solved:
+            raise GpusolveError(f"malformed tree file: move {number - 1} solved the game; no move follows")
+        problem = hard_mode_problem(pm.game, move[0], moves) if mode == "hard" else None
+        if problem:
+            raise GpusolveError(f"malformed tree file: move {number}: {problem}")
+        moves.append(move)
+    if moves and moves[-1][1] == pm.game.solved:
+        raise GpusolveError("malformed tree file: its moves solve the game; no tree follows")
+    try:
+        remaining_answers(pm, moves)
+    except GpusolveError as e:
+        raise GpusolveError(f"malformed tree file: its moves: {e}") from None
+    return moves

@@ -20,7 +20,8 @@ MODES = ("normal", "hard", "consistent")
 
 
 def check_mode(mode: str) -> str:
-    """Return ``mode`` if it is a known mode, else raise a one-line error."""
+    """Return ``mode`` (in lower case) if it is a known mode, else raise a one-line error."""
+    mode = mode.lower()
     if mode not in MODES:
         raise GpusolveError(f"unknown mode {mode!r}: choose one of {', '.join(MODES)}")
     return mode
@@ -28,16 +29,26 @@ def check_mode(mode: str) -> str:
 
 def hard_mode_allows(game: Game, guess: Word, moves: list[tuple[Word, int]]) -> bool:
     """Return whether hard mode allows ``guess`` after the (guess, reply code) ``moves``."""
+    return hard_mode_problem(game, guess, moves) is None
+
+
+def hard_mode_problem(game: Game, guess: Word, moves: list[tuple[Word, int]]) -> str | None:
+    """Return why hard mode refuses ``guess`` after ``moves`` (naming the letter), or None."""
     for previous, code in moves:
         if game.kind != WORDLE:
             if game.reply(previous, guess) != code:
-                return False
+                return (f"{guess} breaks hard mode: it would not have given the reply "
+                        f"{game.format_reply(code)} to {previous}")
             continue
         squares = game.format_reply(code)
+        for i, s in enumerate(squares):
+            if s == "G" and guess[i] != previous[i]:
+                return (f"{guess} breaks hard mode: letter {i + 1} must be {previous[i]} "
+                        f"(green in {previous})")
         revealed = Counter(c for c, s in zip(previous, squares) if s != ".")
         have = Counter(guess)
-        if any(s == "G" and guess[i] != previous[i] for i, s in enumerate(squares)):
-            return False
-        if any(have[c] < n for c, n in revealed.items()):
-            return False
-    return True
+        for c, n in revealed.items():
+            if have[c] < n:
+                times = "" if n == 1 else f" {n} times"
+                return f"{guess} breaks hard mode: it must contain {c}{times} (revealed by {previous})"
+    return None

@@ -10,7 +10,8 @@ import numpy as np
 
 from .backend import CpuBackend, CudaBackend, get_backend
 from .cache import cached_array, content_key
-from .games import Game, make_game
+from .games import Game, make_game, matrix_bytes
+from .limits import check_memory
 from .words import Word
 
 
@@ -59,6 +60,9 @@ def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers
     (``jotto_order``: see ``Game.word_lists``)."""
     game = game or make_game()
     guess_list, answer_list = game.word_lists(guesses, answers, jotto_order)
+    check_memory(matrix_bytes(game, len(guess_list), len(answer_list)),
+                 f"the pattern matrix of {len(guess_list):,} guesses x {len(answer_list):,} answers",
+                 "use shorter word lists")
     engine = get_backend(backend)
     start = time.perf_counter()
     if use_cache:

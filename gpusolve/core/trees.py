@@ -22,12 +22,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import write_atomic
 from .errors import GpusolveError
 from .games import Game, make_game
+from .outputs import write_output
 from .words import Word
 
 SCHEMA = "gpusolve-tree/1"
+MAX_DEPTH = 100
+"""The deepest tree read from a file (a tree over n answers never needs more than n guesses;
+every published strategy needs fewer than 20)."""
 
 
 @dataclass
@@ -164,10 +167,7 @@ def plot_histogram(summary: Summary, path: str | Path, title: str = "") -> None:
     ax.set_title(title or f"first guess {summary.first_guess}: mean {summary.mean:.3f}")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)
-    try:
-        write_atomic(Path(path), buffer.getvalue())
-    except OSError as e:
-        raise GpusolveError(f"cannot write plot {path}: {e.strerror or e}") from None
+    write_output(path, buffer.getvalue(), "plot")
 
 
 def render(tree: Tree, game: Game, depth: int | None = None) -> str:
@@ -218,17 +218,24 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
     except (TypeError, ValueError):
         raise GpusolveError("malformed tree file: bad game, length or colours") from None
 
-    def node(t: object) -> Tree:
+    def node(t: object, depth: int) -> Tree:
+        if depth > MAX_DEPTH:
+            raise GpusolveError(f"malformed tree file: nested more than {MAX_DEPTH} guesses deep")
         if isinstance(t, str):
             return t.upper()
         if (not isinstance(t, dict) or not isinstance(t.get("branches"), dict)
                 or not isinstance(t.get("guess"), str) or not isinstance(t.get("size", 0), int)):
             raise GpusolveError(f"malformed tree node: {str(t)[:60]}")
         return Node(t["guess"].upper(), t.get("size", 0),
-                    {game.parse_reply(str(r)): node(s) for r, s in t["branches"].items()})
+                    {game.parse_reply(str(r)): node(s, depth + 1) for r, s in t["branches"].items()})
 
     info = {k: v for k, v in doc.items() if k not in ("schema", "root", "game", "length", "colours")}
-    return node(doc.get("root")), game, info
+    for key, kind in (("guesses", str), ("answers", str), ("mode", str), ("max_guesses", int)):
+        value = info.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)
+                                  or (kind is int and value < 1)):
+            raise GpusolveError(f"malformed tree file: bad {key!r}: {str(value)[:40]}")
+    return node(doc.get("root"), 1), game, info
 
 
 FORMATS = ("json", "text", "text-full", "html")
@@ -270,11 +277,7 @@ def dump_tree(tree: Tree, game: Game, fmt: str = "json", **info: object) -> str:
 def save_tree(path: str | Path, tree: Tree, game: Game, fmt: str | None = None, **info: object) -> None:
     """Write a tree to ``path`` atomically, in ``fmt`` (default: by the suffix, see ``tree_format``)."""
     fmt = tree_format(path, fmt, game, info.get("moves") or ())  # type: ignore[arg-type]
-    data = dump_tree(tree, game, fmt, **info)
-    try:
-        write_atomic(Path(path), data.encode())
-    except OSError as e:
-        raise GpusolveError(f"cannot write tree file {path}: {e.strerror or e}") from None
+    write_output(path, dump_tree(tree, game, fmt, **info).encode(), "tree")
 
 
 def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
@@ -285,7 +288,11 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
         text = Path(path).read_text()
     except FileNotFoundError:
         raise GpusolveError(f"tree file {path} does not exist") from None
-    except (OSError, ValueError) as e:
+    except IsADirectoryError:
+        raise GpusolveError(f"tree file {path} is a folder") from None
+    except UnicodeDecodeError:
+        raise GpusolveError(f"tree file {path} is not a text file (not UTF-8)") from None
+    except OSError as e:
         raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
     start = text.lstrip()[:1]
     if start == "<":
@@ -299,6 +306,8 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
         return tree, game, {}
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise GpusolveError(f"malformed tree file {path}: nested too deeply") from None
     except ValueError as e:
         raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
     return from_json(doc)

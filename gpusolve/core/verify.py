@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .games import Game
-from .modes import check_mode, hard_mode_allows
+from .modes import check_mode, hard_mode_problem
 from .patterns import PatternMatrix
 from .trees import Node, Tree
 from .words import Word
@@ -28,15 +28,21 @@ def _names(words: Sequence[Word]) -> str:
 
 
 def verify_tree(tree: Tree, pm: PatternMatrix, mode: str = "normal", max_guesses: int | None = None,
-                answers: Sequence[Word] | np.ndarray | None = None) -> list[str]:
+                answers: Sequence[Word] | np.ndarray | None = None,
+                moves: list[tuple[Word, int]] | None = None) -> list[str]:
     """Return the problems of ``tree`` (empty when it is valid), each one line.
 
     Valid: every answer (default: all of ``pm``'s; or the given words or columns) is reached
     exactly once, at a leaf (or solved branch) naming it; every edge's reply is the game's
     reply; every guess is in the guess list and allowed by ``mode`` given the path; node sizes
-    are right; no answer needs more than ``max_guesses`` guesses.
+    are right; no answer needs more than ``max_guesses`` guesses. A tree built from a position
+    (``moves`` played: checked by ``gpusolve.core.history.stored_moves``) covers only the answers
+    those moves leave, and its guesses count after theirs.
     """
+    from .history import remaining_answers
+
     check_mode(mode)
+    moves = list(moves or [])
     game = pm.game
     answer_col = {w: i for i, w in enumerate(pm.answers)}
     if answers is None:
@@ -49,6 +55,8 @@ def verify_tree(tree: Tree, pm: PatternMatrix, mode: str = "normal", max_guesses
                 return [f"answers not in the answer list: {_names(unknown)}"]
             items = [answer_col[w] for w in items]
         cols = np.asarray(sorted(set(items)), dtype=np.int64)
+    if moves:
+        cols = np.intersect1d(cols, remaining_answers(pm, moves))
     problems: list[str] = []
     too_deep: list[tuple[Word, int]] = []
 
@@ -57,8 +65,9 @@ def verify_tree(tree: Tree, pm: PatternMatrix, mode: str = "normal", max_guesses
             return f"guess {word} is not in the guess list"
         if mode == "consistent" and answer_col.get(word, -1) not in set(remaining.tolist()):
             return f"guess {word} is not a remaining answer (consistent mode)"
-        if mode == "hard" and not hard_mode_allows(game, word, moves):
-            return f"guess {word} breaks hard mode"
+        problem = hard_mode_problem(game, word, moves) if mode == "hard" else None
+        if problem:
+            return f"guess {problem}"
         return None
 
     def reached(word: Word, remaining: np.ndarray, moves: list[tuple[Word, int]], depth: int) -> None:
@@ -110,7 +119,7 @@ def verify_tree(tree: Tree, pm: PatternMatrix, mode: str = "normal", max_guesses
                 continue
             walk(sub, below, [*moves, (t.guess, code)], depth + 1)
 
-    walk(tree, cols, [], 1)
+    walk(tree, cols, moves, len(moves) + 1)
     if too_deep:
         worst = max(d for _, d in too_deep)
         problems.append(f"{len(too_deep)} answers need more than {max_guesses} guesses "

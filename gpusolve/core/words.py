@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -33,8 +34,10 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
             raise GpusolveError(f"word list {spec!r} is neither a bundled list ({names}) nor a file")
         try:
             text = path.read_text()
-        except (OSError, UnicodeDecodeError) as e:
-            raise GpusolveError(f"cannot read word list {spec!r}: {e}") from None
+        except UnicodeDecodeError:
+            raise GpusolveError(f"word list {spec} is not a text file (not UTF-8)") from None
+        except OSError as e:
+            raise GpusolveError(f"cannot read word list {spec}: {e.strerror or e}") from None
         source = str(path)
     return parse_words(text, source, alphabet)
 
@@ -42,11 +45,12 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
 def parse_words(text: str, source: str, alphabet: str) -> tuple[Word, ...]:
     """Return the validated words of ``text``, one per line (blank lines ignored)."""
     words = []
+    valid = re.compile(f"[{re.escape(alphabet)}]+").fullmatch
     for number, line in enumerate(text.splitlines(), 1):
         word = line.strip().upper()
         if not word:
             continue
-        if not all(c in alphabet for c in word):
+        if not valid(word):
             raise GpusolveError(
                 f"{source}, line {number}: {line.strip()!r} is not a single word of "
                 f"{describe_alphabet(alphabet)}"

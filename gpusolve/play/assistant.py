@@ -1,34 +1,34 @@
 """The solving assistant: the moves played so far, the answers they leave, and the next guess.
 
-The best next guess is exact (``gpusolve.search.optimal``) where that search is installed and
-the position is small, trivially exact with one or two answers left, and otherwise greedy by a
-partition metric (``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a
-prior).
+The best next guess is exact (``gpusolve.search.optimal``) where the position is small,
+trivially exact with one or two answers left, and otherwise greedy by a partition metric
+(``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a prior).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..core.errors import GpusolveError
+from ..core.games import JOTTO, anagram_class
 from ..core.history import Move, remaining_answers
-from ..core.modes import check_mode, hard_mode_allows
+from ..core.modes import check_mode, hard_mode_allows, hard_mode_problem
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
-from ..search.metrics import rank_guesses
+from ..search.metrics import canonical_metric, rank_guesses
 from ..search.prior import answer_weights, check_prior, rank_weighted
 
 EXACT_MAX = 60
-"""Positions with at most this many answers are solved exactly when ``gpusolve.search.optimal``
-exists."""
+"""Positions with at most this many answers are solved exactly (``gpusolve.search.optimal``)."""
 
 
 def parse_turn(pm: PatternMatrix, text: str) -> Move:
     """Return the (guess, reply) of a typed turn: ``SALET .Y..G``, ``SALET:.Y..G`` or ``SALET,01002``."""
-    parts = text.replace(":", " ").replace(",", " ").split()
-    if len(parts) != 2:
+    parts = re.split(r"[\s:,]+", text.strip(), maxsplit=1)  # a Mastermind reply may be '2,1'
+    if len(parts) != 2 or not parts[1]:
         raise GpusolveError(f"expected a guess and its reply, e.g. SALET .Y..G, not {text.strip()!r}")
     word = pm.game.parse_word(parts[0], pm.guess_index)
     return word, pm.game.parse_reply(parts[1])
@@ -52,12 +52,10 @@ class Advice:
 
 def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str
                  ) -> tuple[Word | None, float | None]:
-    """Return the optimal search's next guess and its mean, or (None, None) where it is not
-    installed or finds none (no win within six guesses from here)."""
-    try:
-        from ..search import optimal
-    except ImportError:
-        return None, None
+    """Return the optimal search's next guess and its mean, or (None, None) where it finds none
+    (no win within six guesses from here)."""
+    from ..search import optimal
+
     try:
         result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
     except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
@@ -69,10 +67,14 @@ class Assistant:
     """A game in progress and advice on it."""
 
     def __init__(self, pm: PatternMatrix, mode: str = "normal", metric: str = "entropy",
-                 prior: str = "uniform", top: int = 5, exact: bool = True) -> None:
+                 prior: str = "uniform", top: int = 5, exact: bool = True,
+                 words: tuple[Word, ...] | None = None) -> None:
+        """``words``: the answer list as read, before Jotto keeps one word per set of letters
+        (to name every answer a Jotto reply of all letters in common leaves)."""
         self.pm = pm
+        self.words = words
         self.mode = check_mode(mode)
-        self.metric = metric
+        self.metric = canonical_metric(metric) if prior == "uniform" else metric
         self.prior = check_prior(prior)
         self.weights = answer_weights(pm, prior) if prior != "uniform" else None
         self.top = top
@@ -87,8 +89,9 @@ class Assistant:
         """Record a move, or raise a one-line error (and keep the state) if it cannot be."""
         pm = self.pm
         word = pm.game.parse_word(word, pm.guess_index)
-        if self.mode == "hard" and not hard_mode_allows(pm.game, word, self.moves):
-            raise GpusolveError(f"{word} is not allowed in hard mode after the moves so far")
+        problem = hard_mode_problem(pm.game, word, self.moves) if self.mode == "hard" else None
+        if problem:
+            raise GpusolveError(problem)
         if self.mode == "consistent" and word not in {pm.answers[a] for a in self.remaining()}:
             raise GpusolveError(f"{word} is not a possible answer (consistent mode)")
         remaining_answers(pm, [*self.moves, (word, reply)])  # raises if impossible
@@ -116,7 +119,11 @@ class Assistant:
         words = [pm.answers[a] for a in alive]
         solved = bool(self.moves) and self.moves[-1][1] == pm.game.solved
         if solved:
-            return Advice([self.moves[-1][0]], "solved", None)
+            word = self.moves[-1][0]
+            same = anagram_class(self.words, word) if pm.game.kind == JOTTO and self.words else [word]
+            if len(same) > 1:  # all letters found: any of these words may be the answer
+                return Advice(same, "letters found", None)
+            return Advice([word], "solved", None)
         if len(alive) <= 2:
             return Advice(words, "exact", words[0],
                           [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words])

@@ -28,12 +28,16 @@ class Turn:
     remaining: int
 
 
-def tree_guesser(tree: Tree) -> Guesser:
-    """Return a guesser that follows ``tree`` (one-line error where the tree has no branch)."""
+def tree_guesser(tree: Tree, start: Sequence[Move] = ()) -> Guesser:
+    """Return a guesser that follows ``tree`` (one-line error where the tree has no branch); a
+    tree built from a position plays that position's moves (``start``) first."""
+    start = list(start)
 
     def guess(moves: list[Move], remaining: np.ndarray) -> Word:
+        if len(moves) < len(start):
+            return start[len(moves)][0]
         t = tree
-        for word, reply in moves:
+        for word, reply in moves[len(start):]:
             if isinstance(t, str) or reply not in t.branches:
                 raise GpusolveError(f"the tree has no branch for reply {reply} to {word}")
             t = t.branches[reply]
@@ -76,10 +80,16 @@ def play_game(pm: PatternMatrix, guesser: Guesser, target: Word) -> list[Turn]:
     raise GpusolveError(f"the guesser did not find {target} in {pm.shape[1] + 1} guesses")
 
 
-def play_all(pm: PatternMatrix, guesser: Guesser, targets: Sequence[Word] | None = None) -> Summary:
-    """Return the statistics of ``guesser`` playing every answer (or ``targets``) once."""
+def play_all(pm: PatternMatrix, guesser: Guesser, targets: Sequence[Word] | None = None,
+             progress: Callable[[str, int, int], None] | None = None) -> Summary:
+    """Return the statistics of ``guesser`` playing every answer (or ``targets``) once;
+    ``progress(name, done, total)`` hears of every 100 games."""
     targets = pm.answers if targets is None else targets
-    games = [play_game(pm, guesser, t) for t in targets]
+    games = []
+    for t in targets:
+        games.append(play_game(pm, guesser, t))
+        if progress and len(games) % 100 == 0:
+            progress("games", len(games), len(targets))
     if not games:
         raise GpusolveError("no answers to play")
     return summary_of(games[0][0].guess, Counter(len(turns) for turns in games))

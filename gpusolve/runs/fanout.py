@@ -23,12 +23,15 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.errors import GpusolveError
+from ..core.interrupt import StopOnInterrupt
 from ..core.words import Word
 from .runstore import RunStore
 from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
@@ -176,7 +179,7 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
                                  key=f"{job.task}-{chunk[0][0]}-{len(chunk)}-{os.getpid()}-{time.time_ns()}")
 
         running = as_completed([submit(chunk) for chunk in itertools.islice(chunks, window)])
-        for future in running:
+        for future in _completed(running):
             try:
                 out = future.result()
             except GpusolveError:
@@ -198,6 +201,23 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     return len(todo)
 
 
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _completed(running):
+    """Yield the futures of ``running`` (a Dask ``as_completed``) as they finish; Ctrl-C stops it
+    between polls (raising KeyboardInterrupt here, never inside Dask's own event loop)."""
+    with StopOnInterrupt(lambda: None) as interrupt:
+        while not running.is_empty():
+            if interrupt.requested:
+                raise KeyboardInterrupt
+            done = running.next_batch(block=False)
+            if not done:
+                time.sleep(0.05)
+            yield from done
+
+
 class _client:
     """A Dask client on the given scheduler, or on a fresh LocalCluster of ``n`` processes."""
 
@@ -214,10 +234,18 @@ class _client:
             if self.scheduler:
                 self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
             else:
-                with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES}):
-                    self.cluster = LocalCluster(n_workers=self.n, threads_per_worker=1, processes=True,
-                                                host="127.0.0.1", dashboard_address=":0",
-                                                silence_logs=logging.ERROR)
+                # the workers start ignoring Ctrl-C (the terminal sends it to them too): this process
+                # stops the run and closes the cluster; their logs (a busy worker that outlives the
+                # scheduler complains) stay quiet: a failed task reaches this process as an exception
+                ignoring = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+                try:
+                    with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES}):
+                        self.cluster = LocalCluster(n_workers=self.n, threads_per_worker=1, processes=True,
+                                                    host="127.0.0.1", dashboard_address=":0",
+                                                    silence_logs=logging.CRITICAL)
+                finally:
+                    if ignoring is not None:
+                        signal.signal(signal.SIGINT, ignoring)
                 self.client = Client(self.cluster)
         except OSError as e:
             self.__exit__()
@@ -226,7 +254,13 @@ class _client:
         return self.client
 
     def __exit__(self, *exc: object) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        quiet = logging.getLogger("distributed")  # closing mid-run (Ctrl-C) makes Dask complain
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL + 1)
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            quiet.setLevel(level)

@@ -93,6 +93,13 @@ class RunStore:
     def __init__(self, path: str | Path, params: dict[str, object]) -> None:
         self.path = Path(path)
         self.params = _normalise(params)
+        if self.path.exists() and not self.path.is_dir():
+            raise GpusolveError(f"run directory {self.path} is a file, not a folder: use another --run-dir")
+        _check_foreign(self.path / DATABASE)
+        if self.path.is_dir() and not all(os.access(p, os.W_OK) for p in (self.path, self.path / DATABASE)
+                                          if p.exists()):
+            raise GpusolveError(f"run directory {self.path} is read-only: a run writes its results there; "
+                                "use another --run-dir (a copy of this one resumes the run)")
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path / DATABASE, timeout=60, isolation_level=None)
@@ -114,6 +121,9 @@ class RunStore:
             raise self._unreadable(e) from None
 
     def _unreadable(self, e: Exception) -> GpusolveError:
+        if "readonly" in str(e):
+            return GpusolveError(f"run directory {self.path} is read-only ({e}): use another --run-dir "
+                                 "(a copy of this one resumes the run)")
         return GpusolveError(f"{self.path / DATABASE} is not a readable run store: {e}")
 
     def _create_tables(self) -> None:
@@ -293,6 +303,33 @@ class _Transaction:
 
     def __exit__(self, kind: object, *exc: object) -> None:
         self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+
+def _check_foreign(database: Path) -> None:
+    """Refuse, without changing it, a database file that is not a gpusolve run store."""
+    if not database.exists() or database.stat().st_size == 0:
+        return
+    try:
+        with open(database, "rb") as f:
+            sqlite = f.read(16) == b"SQLite format 3\x00"
+        db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) if sqlite else None
+    except (OSError, sqlite3.Error):
+        sqlite, db = False, None
+    if db is None:
+        raise GpusolveError(f"{database} is not a readable run store (not a SQLite database): "
+                            "use another --run-dir")
+    try:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        marked = "params" in tables and bool(
+            db.execute("SELECT 1 FROM params WHERE name = 'schema_version'").fetchall())
+        ours = marked or {"params", "results", "subproblems"} <= tables  # a damaged store of ours
+    except sqlite3.Error:
+        tables, ours = set(), False
+    finally:
+        db.close()
+    if tables and not ours:
+        raise GpusolveError(f"{database} is another program's database (tables {', '.join(sorted(tables))}), "
+                            "not a gpusolve run store: left as it is; use another --run-dir")
 
 
 def _normalise(params: dict[str, object]) -> dict[str, object]:

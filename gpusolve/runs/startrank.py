@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.cache import write_atomic
 from ..core.errors import GpusolveError
+from ..core.outputs import write_output
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..search.metrics import ranking
@@ -125,8 +126,13 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
         before = store.finished()
-        computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
-                             most=most, backend=backend, on_batch=on_batch, threads=threads, reuse=reuse)
+        try:
+            computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
+                                 most=most, backend=backend, on_batch=on_batch, threads=threads, reuse=reuse)
+        except KeyboardInterrupt:
+            kept = len(store.finished() & {w for w, _ in units})
+            raise KeyboardInterrupt(f"{kept:,} of {len(units):,} start words are kept in {path}; "
+                                    "run the same command again to resume") from None
         stored = store.results()
         nodes, hits = store.tally(set(words) - before)
         cached = store.subproblem_count()
@@ -247,5 +253,5 @@ def save_ranking(ranked: Ranking, path: str | Path) -> None:
         text = to_csv(ranked.rows)
     else:
         text = json.dumps(ranked.as_dict(), indent=1) + "\n"
-    write_atomic(path, text.encode())
+    write_output(path, text.encode(), "results")
 

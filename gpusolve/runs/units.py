@@ -278,10 +278,8 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     entries of each start word with the most work (at least ``MIN_WORK``) for the store; with
     ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
     """
-    try:
-        from ..search.optimal import solve
-    except ImportError:
-        raise GpusolveError("the exact search (gpusolve.search.optimal) is not in this build") from None
+    from ..search.optimal import solve
+
     out = []
     for r in rows:
         reuse = {}

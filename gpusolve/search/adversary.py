@@ -53,11 +53,14 @@ def antiwordle_tree(pm: PatternMatrix, answers=None) -> Tree:
 
 
 def policy_table(pm: PatternMatrix, metrics=("entropy", "splits", "prune"), modes=("normal", "hard"),
-                 free_max: int | None = None) -> list[dict]:
-    """Return per (metric, mode) the greedy tree's first guess, mean, worst and failures (> 6)."""
+                 free_max: int | None = None, progress=None) -> list[dict]:
+    """Return per (metric, mode) the greedy tree's first guess, mean, worst and failures (> 6);
+    ``progress(name, done, total)`` hears of each tree."""
     rows = []
     for metric in metrics:
         for mode in modes:
+            if progress:
+                progress(f"{metric} {mode}", len(rows), len(metrics) * len(modes))
             s = summarize(greedy_tree(pm, policy_metric(metric), mode, free_max=free_max))
             rows.append({"metric": metric, "mode": mode, "first_guess": s.first_guess,
                          "mean": round(s.mean, 4), "worst": s.worst, "over_6": s.over(6)})

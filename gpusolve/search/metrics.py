@@ -34,6 +34,18 @@ METRICS = {
 }
 """The metric names users can rank by, with what each measures."""
 
+METRIC_ALIASES = {"splits": "branches", "prune": "expectation"}
+"""Seed 004's policy names for two of the metrics (MaxSplits, MaxPrune)."""
+
+
+def canonical_metric(metric: str) -> str:
+    """Return the metric's own name (``splits`` is ``branches``...), or raise a one-line error."""
+    name = METRIC_ALIASES.get(metric.lower(), metric.lower())
+    if name not in METRICS:
+        known = ", ".join([*METRICS, *METRIC_ALIASES])
+        raise GpusolveError(f"unknown metric {metric!r}: choose one of {known}")
+    return name
+
 
 @dataclass(frozen=True)
 class GuessStats:
@@ -84,6 +96,7 @@ def partition_table(pm: PatternMatrix, answers: np.ndarray | None = None,
 
 def sort_key(table: np.ndarray, metric: str) -> np.ndarray:
     """Return an exact integer key per row: smaller is better for ``metric``."""
+    metric = canonical_metric(metric)
     column = {
         "entropy": SUM_NLOGN,  # entropy = log2(n) - sum(n log n)/n: smaller sum, more entropy
         "max": MAX,
@@ -91,9 +104,7 @@ def sort_key(table: np.ndarray, metric: str) -> np.ndarray:
         "branches": BRANCHES,
         "guaranteed_wins": SINGLETONS,
         "expected_wins": SUM_INVERSE,
-    }.get(metric)
-    if column is None:
-        raise GpusolveError(f"unknown metric {metric!r}: choose one of {', '.join(METRICS)}")
+    }[metric]
     key = table[:, column]
     return -key if metric in ("branches", "guaranteed_wins", "expected_wins") else key
 

@@ -21,6 +21,7 @@ import numpy as np
 from ..core.errors import GpusolveError
 from ..core.games import WORDLE
 from ..core.history import remaining_answers
+from ..core.interrupt import StopOnInterrupt
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
@@ -197,6 +198,13 @@ class _Workspace:
         from ..kernels.optimal_cpu import S_NODES
 
         return int(self.stats[S_NODES])
+
+
+def workspace_bytes(g: int, a: int, n_patterns: int, levels: int) -> int:
+    """Return the most memory one worker's ``_Workspace`` can take for ``g`` guesses, ``a``
+    answers and ``levels`` levels (its reply matrices grown to the whole answer set)."""
+    per_level = 2 * a * g + a * 16 + g * 28 + n_patterns * 32
+    return levels * per_level + g * 40 + 12 * (1 << max(4, int(2 * g - 1).bit_length()))
 
 
 class _Context:
@@ -378,7 +386,7 @@ class _Search:
                 ws.table.preload(known)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
-        self.pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+        self.pool = ThreadPoolExecutor(max_workers=workers)  # even one: the main thread stays free for Ctrl-C
         self.stop = np.zeros(1, np.int64)
         self.stops: list[np.ndarray] = []
         self.first_pass_refuted = 0
@@ -417,8 +425,7 @@ class _Search:
                 self.free.append(ws)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
+        self.pool.shutdown(wait=True)
 
     def interrupt(self) -> None:
         """Stop every compiled search under way (they return at once)."""
@@ -518,6 +525,8 @@ class _Search:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, replies=replies)
             for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
+                if self.stop[0]:
+                    raise KeyboardInterrupt
                 g = int(cand[chunk[j]])
                 bound = choice.bound(beta, keep)
                 if first is not None and first.totals[j] >= bound:
@@ -582,27 +591,18 @@ class _Search:
         refuted = False
         try:
             while todo or running:
-                while todo and ((self.pool is None and not running) or
-                                (self.pool is not None and len(running) < len(self.workspaces))):
+                while todo and len(running) < len(self.workspaces):
                     i = todo.pop(0)
                     _, bucket, allowed, ah = kids[i]
                     limit = bound - (current() - lbs[i])
-                    if self.pool is None:
-                        v, _ = self._run(bucket, depth - 1, limit, allowed, ah, stop)
-                        running[i] = (None, limit, v)
-                    else:
-                        fut = self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop)
-                        running[i] = (fut, limit, None)
-                if self.pool is None:
-                    done_items = list(running.items())
-                else:
-                    futs = {r[0]: i for i, r in running.items()}
-                    finished, _ = wait(list(futs), return_when=FIRST_COMPLETED)
-                    done_items = [(futs[f], running[futs[f]]) for f in finished]
-                for i, (fut, limit, v) in done_items:
-                    del running[i]
-                    if fut is not None:
-                        v, _ = fut.result()
+                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop),
+                                  limit)
+                futs = {r[0]: i for i, r in running.items()}
+                finished, _ = wait(list(futs), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    i = futs[fut]
+                    limit = running.pop(i)[1]
+                    v, _ = fut.result()
                     if self.stop[0]:
                         raise KeyboardInterrupt
                     done(i, v)
@@ -612,9 +612,8 @@ class _Search:
                     return current(), False
         finally:
             stop[0] = 1
-            for fut, _, _ in running.values():
-                if fut is not None:
-                    fut.result()
+            for fut, _ in running.values():
+                fut.result()
             self.stops.remove(stop)
         return current(), True
 
@@ -699,7 +698,6 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     if candidates is not None and candidates < 1:
         raise GpusolveError("--candidates must be at least 1")
     started = time.perf_counter()
-    ctx = _Context(pm, mode, max_guesses, vector_max)
     alive = remaining_answers(pm, moves) if answers is None else np.asarray(answers, np.int32)
     if answers is not None and moves:
         alive = np.intersect1d(alive, remaining_answers(pm, moves)).astype(np.int32)
@@ -707,6 +705,8 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
         raise GpusolveError("no answers to solve")
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
+    depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
+    ctx = _Context(pm, mode, len(moves) + depth, vector_max)
     rows = np.arange(pm.shape[0], dtype=np.int32)
     if mode == "hard":
         for word, code in moves:
@@ -730,12 +730,15 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     keep = 1 + max(0, alternatives)
     choice = _Choice()
     interrupted = False
+    guard = StopOnInterrupt(search.interrupt).__enter__()  # Ctrl-C stops the kernels: no exception in a wait
     try:
         search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
                       limit=None if start is not None else candidates, report=progress)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
+    finally:
+        guard.__exit__()
     if stop is None:
         search.stop[0] = 0
     elif stop[0]:

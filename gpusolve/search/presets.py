@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numba
@@ -19,6 +20,9 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import presets_cpu as k
+
+MAX_SETS = 10_000_000
+"""The most disjoint sets one search examines (about 300 MiB, minutes of work on a few cores)."""
 
 ZOBRIST_SEED = 20220214
 """Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
@@ -196,13 +200,15 @@ def candidate_pool(pm: PatternMatrix, pool: str = "answers", letters: int = 26) 
 
 def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = None, seed: int = 0,
                    pool: str = "answers", letters: int = 26, top: int = 10,
-                   max_guesses: int = 6) -> PresetSearch:
+                   max_guesses: int = 6, progress: Callable[[str, int, int | None], None] | None = None
+                   ) -> PresetSearch:
     """Return every always-winning disjoint set of ``n_words`` words found and the best means.
 
     All disjoint sets are searched unless ``samples`` asks for that many at random. Means are
     exact for the ``top`` best: sets are evaluated in order of a lower bound on their mean
     (each bin's first consistent guess taken exactly, then every sub-bin of m answers needs at
     least 2m - 1 guesses in all) until the bound passes the ``top``-th best mean found.
+    ``progress(phase, done, total)`` hears of the work in steps (Ctrl-C stops it between them).
     """
     if pm.game.kind != 0 and pm.game.name != "wordle":  # pragma: no cover - guard
         raise GpusolveError("preset search is defined for letter games")
@@ -211,7 +217,15 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     start = time.perf_counter()
     words = candidate_pool(pm, pool, letters)
     masks = np.array([letter_mask(w) for w in words], dtype=np.int64)
-    sets = k.disjoint_sets(masks, n_words)
+    if not 1 <= letters <= 26 or top < 1:
+        raise GpusolveError("--letters takes 1 to 26 and --top at least 1")
+    sets = k.disjoint_sets(masks, n_words, MAX_SETS)
+    if len(sets) > MAX_SETS:
+        raise GpusolveError(f"more than {MAX_SETS:,} disjoint {n_words}-word sets in a pool of "
+                            f"{len(words):,} words: too many to search; narrow it (--pool answers, "
+                            "--letters, fewer --words)")
+    if not len(sets):
+        raise GpusolveError(f"no {n_words} words of the pool ({len(words):,} words) have disjoint letters")
     exhaustive = samples is None or samples >= len(sets)
     if not exhaustive:
         rng = np.random.default_rng(seed)
@@ -226,8 +240,13 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     if pm.backend.name == "cuda" and len(sets):
         bounds, wins, biggest = gpu_set_bounds(pm, sq, sets, max_guesses - n_words)
     else:
-        k.set_bounds(sq.codes, sq.square, sets, sq.answer_rows, sq.n_patterns,
-                     max_guesses - n_words, bounds, wins, biggest, threads)
+        step = 256 * threads
+        for lo in range(0, len(sets), step):  # in steps: progress, and Ctrl-C between them
+            hi = min(len(sets), lo + step)
+            k.set_bounds(sq.codes, sq.square, sets[lo:hi], sq.answer_rows, sq.n_patterns,
+                         max_guesses - n_words, bounds[lo:hi], wins[lo:hi], biggest[lo:hi], threads)
+            if progress:
+                progress("bounds", hi, len(sets))
     n = len(pm.answers)
     exact: dict[int, float] = {}
 
@@ -238,6 +257,8 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
             k.set_totals(sq.codes, sq.square, np.ascontiguousarray(sets[todo]), sq.answer_rows,
                          sq.n_patterns, sq.zobrist, out, threads)
             exact.update(zip(todo.tolist(), out.tolist()))
+            if progress:
+                progress("exact means", len(exact), None)
 
     evaluate(np.flatnonzero(wins))
     by_bound = np.argsort(bounds, kind="stable")
