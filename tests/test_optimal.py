@@ -260,8 +260,8 @@ def test_cli_candidates_text():
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
     # what is proven is said with its scope: the best of two candidates, not of every first guess
-    assert "112, 113 tie as the best among the 2 best first guesses by size bound: total 73" in text
-    assert "proven: yes" not in text
+    scope = "112, 113 tie as the best of the 2 candidates tried (the best by size bound), not of all 27"
+    assert f"proven: yes, {scope}" in text
 
 
 def test_cli_state_text_and_json():

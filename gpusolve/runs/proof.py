@@ -81,18 +81,27 @@ class Proof:
         """Return which candidates the proof covers, e.g. 'of all 12,972 first guesses'."""
         if self.job.candidates is None:
             return f"of all {self.candidates:,} first guesses"
-        return f"among the {self.candidates:,} best first guesses by size bound"
+        every = self.job.n_answers if self.job.mode == "consistent" else self.job.n_guesses
+        return (f"of the {self.candidates:,} candidates tried (the best by size bound), not of all "
+                f"{every:,} first guesses")
+
+    @property
+    def proven_scope(self) -> str:
+        """Return what the best total is proven best among (as ``optimal-tree --json`` says it)."""
+        if self.job.candidates is None:
+            return "the best of all first guesses"
+        return f"the best {self.scope}"
 
     def statement(self) -> str:
         """Return what the run proves, in one sentence."""
         best = self.best
         settled = self.by_first_pass + self.by_search
         if self.bounds_done is not None:
-            return (f"interrupted during the first pass: {self.bounds_done:,} of {self.candidates:,} "
-                    "bounds computed; run the same command again to resume")
+            return (f"during the first pass, {self.bounds_done:,} of {self.candidates:,} bounds computed "
+                    "(kept); run the same command again to resume")
         if not self.complete:
             so_far = f"; best so far {best[0][0]} ({best[0][1]:,})" if best else ""
-            return (f"interrupted: {settled:,} of {self.candidates:,} candidates settled{so_far}; "
+            return (f"{settled:,} of {self.candidates:,} candidates settled{so_far} (kept); "
                     "run the same command again to resume")
         if not best and self.job.cutoff is not None:
             return f"no start word {self.scope} has a total below {self.job.cutoff:,}"
@@ -122,6 +131,7 @@ class Proof:
             "by_search": self.by_search,
             "exact": self.exact,
             "statement": self.statement(),
+            "proven_scope": self.proven_scope if self.complete and self.best else None,
             "seconds": round(self.seconds, 3),
         }
 
