@@ -107,6 +107,16 @@ def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
     assert remote.rows == local.rows and remote.statement == local.statement
 
 
+def test_the_whole_proof_on_the_cluster(cluster, pm, lists, tmp_path):
+    from gpusolve.runs.proof import prove_best_start
+
+    address, _ = cluster
+    remote = prove_best_start(pm, *lists, scheduler=address, keep=2, run_dir=tmp_path / "x")
+    local = prove_best_start(pm, *lists, workers=1, keep=2, run_dir=tmp_path / "y")
+    assert remote.complete and remote.best == local.best and remote.exact == local.exact
+    assert remote.statement() == local.statement()
+
+
 def test_exact_ranking_on_the_cluster_shares_subproblems(cluster, tmp_path):
     from wordfiles import ANAGRAMS, anagram_lists
 
