@@ -113,8 +113,13 @@ def test_the_whole_proof_on_the_cluster(cluster, pm, lists, tmp_path):
     address, _ = cluster
     remote = prove_best_start(pm, *lists, scheduler=address, keep=2, run_dir=tmp_path / "x")
     local = prove_best_start(pm, *lists, workers=1, keep=2, run_dir=tmp_path / "y")
-    assert remote.complete and remote.best == local.best and remote.exact == local.exact
-    assert remote.statement() == local.statement()
+    assert remote.complete and remote.best == local.best
+    # the two best start words and every one as good are found exactly either way; which others
+    # were searched exactly on the way depends on which parallel searches finished first
+    second = sorted(local.exact.values())[1]
+    assert {w: t for w, t in remote.exact.items() if t <= second} == {
+        w: t for w, t in local.exact.items() if t <= second}
+    assert remote.statement().split(" (")[0] == local.statement().split(" (")[0]
 
 
 def test_exact_ranking_on_the_cluster_shares_subproblems(cluster, tmp_path):
