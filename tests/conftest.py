@@ -59,7 +59,7 @@ def _private_runs_dir(tmp_path, monkeypatch):
 def salet_2315():
     """Return (matrix, result): the proven optimal SALET tree over the 2,315 original answers
     (12,972 guesses, normal mode, total 7,920), solved once for every test that needs it."""
-    from gpusolve.search.optimal import solve
+    from gpusolve.search.optimal import Question, solve
 
     pm = pattern_matrix(make_game("wordle"), "allowed", "answers-2315", "cpu")
-    return pm, solve(pm, start="SALET")
+    return pm, solve(pm, Question(start="SALET"))

@@ -291,15 +291,16 @@ def test_small_positions_are_solved_exactly(monkeypatch, full_pm):
     import types
 
     import gpusolve.search
+    from gpusolve.search.optimal import Question
 
     calls = []
 
-    def solve(pm, mode="normal", answers=None, moves=None, **kw):
-        calls.append((mode, len(answers), list(moves)))
+    def solve(pm, question, options=None):
+        calls.append((question.mode, len(question.answers), list(question.moves), question.tree))
         return types.SimpleNamespace(first_guess="RUGBY", mean=2.2, tree=None)
 
     fake = types.ModuleType("gpusolve.search.optimal")
-    fake.solve = solve
+    fake.solve, fake.Question = solve, Question
     monkeypatch.setitem(sys.modules, "gpusolve.search.optimal", fake)
     monkeypatch.setattr(gpusolve.search, "optimal", fake, raising=False)
     a = Assistant(full_pm)
@@ -307,7 +308,7 @@ def test_small_positions_are_solved_exactly(monkeypatch, full_pm):
         a.play(word, reply)
     advice = a.advice()
     assert advice.method.startswith("exact (gpusolve.search.optimal") and advice.best == "RUGBY"
-    assert calls == [("normal", 5, a.moves)]
+    assert calls == [("normal", 5, a.moves, False)]
     a.undo()  # 221 answers: too many for the exact search, greedy again
     assert a.advice().method.startswith("greedy")
 

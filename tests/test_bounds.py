@@ -16,7 +16,7 @@ from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
 from gpusolve.search.bounds import INF as BOUND_INF
 from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound, size_bound
-from gpusolve.search.optimal import guess_table, solve
+from gpusolve.search.optimal import Options, Question, guess_table, solve
 
 
 def node_values(pm, mode: str, max_guesses: int) -> dict:
@@ -144,13 +144,15 @@ def test_search_with_first_pass_matches_brute_force(first_pass_everywhere, kind,
     pm = random_instance(kind, seed, n_answers, n_answers + extra)
     expected = brute_force(pm, mode, max_guesses)
     try:
-        result = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, alternatives=2)
+        result = solve(pm, Question(mode=mode, max_guesses=max_guesses, alternatives=2),
+                       Options(workers=1, memo_mb=1))
     except GpusolveError as e:
         assert expected == INF and "no strategy" in str(e)
         return
     assert result.total == expected and result.proven
     for cutoff in (expected, expected + 1):
-        r = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, cutoff=cutoff)
+        r = solve(pm, Question(mode=mode, max_guesses=max_guesses, cutoff=cutoff),
+                  Options(workers=1, memo_mb=1))
         assert r.below_cutoff == (expected < cutoff)
         assert r.total == (expected if expected < cutoff else None)
 

@@ -21,7 +21,7 @@ from gpusolve.core.patterns import PatternMatrix, pattern_matrix
 from gpusolve.core.trees import Node, load_tree, scores
 from gpusolve.core.verify import verify_tree
 from gpusolve.core.words import read_words
-from gpusolve.search.optimal import solve
+from gpusolve.search.optimal import Options, Question, solve
 
 INF = float("inf")
 
@@ -120,7 +120,8 @@ def random_instance(kind: str, seed: int, n_answers: int, n_guesses: int) -> Pat
 
 def solved_total(pm, mode, max_guesses, vector_max=None):
     try:
-        result = solve(pm, mode=mode, max_guesses=max_guesses, workers=1, memo_mb=1, vector_max=vector_max)
+        result = solve(pm, Question(mode=mode, max_guesses=max_guesses),
+                       Options(workers=1, memo_mb=1, vector_max=vector_max))
     except GpusolveError as e:
         assert "no strategy finds every answer within" in str(e)
         return INF, None
@@ -167,11 +168,11 @@ def test_start_word_and_alternatives_match_brute_force():
     per_guess = {}
     for g in pm.guesses:
         try:
-            per_guess[g] = solve(pm, start=g, max_guesses=4, workers=1).total
+            per_guess[g] = solve(pm, Question(start=g, max_guesses=4), Options(workers=1)).total
         except GpusolveError:
             per_guess[g] = INF
     assert min(per_guess.values()) == brute_force(pm, "normal", 4)
-    result = solve(pm, max_guesses=4, alternatives=3, workers=1)
+    result = solve(pm, Question(max_guesses=4, alternatives=3), Options(workers=1))
     exact = [a for a in result.alternatives if a.exact]
     assert [a.total for a in exact[:4]] == sorted(per_guess.values())[:4]
     for a in exact:
@@ -180,44 +181,42 @@ def test_start_word_and_alternatives_match_brute_force():
 
 def test_two_workers_agree():
     pm = random_instance("mastermind", 3, 30, 64)
-    one = solve(pm, max_guesses=4, workers=1).total
-    two = solve(pm, max_guesses=4, workers=2).total
+    one = solve(pm, Question(max_guesses=4), Options(workers=1)).total
+    two = solve(pm, Question(max_guesses=4), Options(workers=2)).total
     assert one == two
 
 
 def test_infeasible_depth_is_an_error():
     pm = random_instance("jotto", 5, 12, 20)
     with pytest.raises(GpusolveError, match="no strategy finds every answer within 1 guesses"):
-        solve(pm, max_guesses=1)
+        solve(pm, Question(max_guesses=1))
     with pytest.raises(GpusolveError, match="within 2 guesses"):
-        solve(pm, max_guesses=2, mode="consistent")
+        solve(pm, Question(max_guesses=2, mode="consistent"))
 
 
 def test_cutoff_answers_at_least():
     pm = random_instance("wordle", 11, 12, 30)
-    best = solve(pm, max_guesses=5).total
-    below = solve(pm, max_guesses=5, cutoff=best + 1)
+    best = solve(pm, Question(max_guesses=5)).total
+    below = solve(pm, Question(max_guesses=5, cutoff=best + 1))
     assert below.below_cutoff and below.total == best
-    above = solve(pm, max_guesses=5, cutoff=best)
+    above = solve(pm, Question(max_guesses=5, cutoff=best))
     assert not above.below_cutoff and above.total is None and above.proven
 
 
 def test_state_position_values():
     pm = pattern_matrix(make_game(), "allowed", "answers-2315", "cpu")
     code = pm.game.parse_reply(".....")
-    result = solve(pm, moves=[("SALET", code), ("CRONY", pm.game.parse_reply(".Y..G"))],
-                   alternatives=3, workers=1)
+    moves = (("SALET", code), ("CRONY", pm.game.parse_reply(".Y..G")))
+    result = solve(pm, Question(moves=moves, alternatives=3), Options(workers=1))
     assert result.proven and result.n_answers == 5
     assert result.total == 10  # a guess splits the 5 answers: 2 more guesses each
     assert all(a.total >= result.total for a in result.alternatives)
 
 
-def test_unknown_objective_and_bad_start():
+def test_a_bad_start_is_a_one_line_error():
     pm = random_instance("wordle", 1, 8, 16)
-    with pytest.raises(GpusolveError, match="objective"):
-        solve(pm, objective="worst-case")
-    with pytest.raises(GpusolveError):
-        solve(pm, start="ZZZZZ")
+    with pytest.raises(GpusolveError, match="not in the guess list"):
+        solve(pm, Question(start="ZZZZZ"))
 
 
 @pytest.mark.slow
@@ -232,7 +231,7 @@ def test_salet_normal_7920(salet_2315):
 @pytest.mark.slow
 def test_salet_hard_8122():
     pm = pattern_matrix(make_game(), "allowed", "answers-2315", "cpu")
-    result = solve(pm, start="SALET", mode="hard")
+    result = solve(pm, Question(start="SALET", mode="hard"))
     assert result.total == 8122 and result.proven
     check_tree(result.tree, pm, 6, 8122, "hard")
 
@@ -336,7 +335,7 @@ def test_guess_bounds_cuda_equals_cpu(monkeypatch):
     pm.backend = CudaBackend()
     gpu = guess_table(pm, np.arange(20, dtype=np.int32), np.arange(40, dtype=np.int32))
     assert gpu.tolist() == cpu.tolist()
-    assert solve(pm, max_guesses=4, workers=1).total == brute_force(pm, "normal", 4)
+    assert solve(pm, Question(max_guesses=4), Options(workers=1)).total == brute_force(pm, "normal", 4)
     brute = [[len({pm.codes[g, a] for a in range(20)}), int(g in pm.answer_rows),
               sum(c * c for c in np.bincount(pm.codes[g, :20]))] for g in range(40)]
     assert cpu.tolist() == brute

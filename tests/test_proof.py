@@ -22,7 +22,7 @@ from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
 from gpusolve.runs.proof import prove_best_start
 from gpusolve.runs.runstore import DATABASE
-from gpusolve.search.optimal import solve
+from gpusolve.search.optimal import Options, Question, solve
 
 
 def exact_totals(pm, mode: str, max_guesses: int) -> dict[str, float]:
@@ -31,7 +31,8 @@ def exact_totals(pm, mode: str, max_guesses: int) -> dict[str, float]:
     firsts = pm.answers if mode == "consistent" else pm.guesses
     for g in firsts:
         try:
-            out[g] = solve(pm, start=g, mode=mode, max_guesses=max_guesses, workers=1, build_tree=False).total
+            question = Question(start=g, mode=mode, max_guesses=max_guesses, tree=False)
+            out[g] = solve(pm, question, Options(workers=1)).total
         except GpusolveError:
             out[g] = float("inf")
     return out

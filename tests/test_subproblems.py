@@ -20,7 +20,7 @@ from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
 from gpusolve.runs.startrank import rank_exact
 from gpusolve.runs.subproblems import Entries, Subproblems
 from gpusolve.runs.units import make_job
-from gpusolve.search.optimal import MemoTable, solve
+from gpusolve.search.optimal import MemoTable, Options, Question, solve
 
 
 @pytest.fixture(scope="module")
@@ -56,17 +56,17 @@ def test_top_keeps_the_most_work():
 
 def test_memo_table_preload_and_harvest(anagrams):
     _, pm = anagrams
-    first = solve(pm, start="SLATE", keep_subproblems=10_000, workers=1)
+    first = solve(pm, Question(start="SLATE"), Options(keep_subproblems=10_000, workers=1))
     assert len(first.subproblems) > 0 and first.counters["store_hits"] == 0
     tables: list[MemoTable] = []
-    again = solve(pm, start="SLATE", known=first.subproblems, tables=tables, keep_subproblems=10_000,
-                  workers=1)
+    again = solve(pm, Question(start="SLATE"), Options(known=first.subproblems, tables=tables,
+                                                       keep_subproblems=10_000, workers=1))
     assert again.counters["store_hits"] > 0 and again.nodes < first.nodes
     assert len(again.subproblems) == 0  # nothing new: everything was known
     assert (again.total, again.tree) == (first.total, first.tree)
-    other = solve(pm, start="LEAST", tables=tables, keep_subproblems=10_000, workers=1)
+    other = solve(pm, Question(start="LEAST"), Options(tables=tables, keep_subproblems=10_000, workers=1))
     assert other.counters["store_hits"] > 0  # the tables kept what the first searches knew
-    fresh = solve(pm, start="LEAST", workers=1)
+    fresh = solve(pm, Question(start="LEAST"), Options(workers=1))
     assert (other.total, other.tree, other.histogram) == (fresh.total, fresh.tree, fresh.histogram)
     assert other.nodes < fresh.nodes
 

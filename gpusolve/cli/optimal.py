@@ -195,7 +195,7 @@ def optimal_tree(
     chosen = parse_candidates("all" if candidates is None else candidates)
     from ..core.history import parse_history
     from ..core.trees import render, save_tree, tree_format
-    from ..search.optimal import solve
+    from ..search.optimal import Options, Question, solve
 
     pm = load_matrix(game, length, colours, guesses, answers, backend)
     moves = parse_history(pm, state or "")
@@ -209,9 +209,9 @@ def optimal_tree(
                       scheduler, workers, memo_mb, backend, json, quiet, out, fmt, levels)
     show = console.is_terminal and not quiet and not json
     with _Display(show) as display:
-        result = solve(pm, start=start, mode=mode, max_guesses=max_guesses, cutoff=cutoff,
-                       candidates=chosen, moves=moves, memo_mb=memo_mb, workers=workers,
-                       alternatives=alternatives, progress=display if show else None)
+        result = solve(pm, Question(start=start, moves=tuple(moves), mode=mode, max_guesses=max_guesses,
+                                    cutoff=cutoff, candidates=chosen, alternatives=alternatives),
+                       Options(memo_mb=memo_mb, workers=workers, progress=display if show else None))
     if out and result.tree is not None:
         save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                   answers=answers or pm.game.default_answers, max_guesses=max_guesses,
@@ -252,7 +252,7 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
     from ..core.trees import render, save_tree
     from ..runs.progress import ProofProgress
     from ..runs.proof import prove_best_start
-    from ..search.optimal import solve
+    from ..search.optimal import Options, Question, solve
 
     with ProofProgress(console, quiet or json) as progress:
         proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
@@ -265,7 +265,8 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
         raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
     result = None
     if proof.best:
-        result = solve(pm, start=proof.best[0][0], mode=mode, max_guesses=max_guesses, memo_mb=memo_mb)
+        result = solve(pm, Question(start=proof.best[0][0], mode=mode, max_guesses=max_guesses),
+                       Options(memo_mb=memo_mb))
         if out and result.tree is not None:
             save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                       answers=answers or pm.game.default_answers, max_guesses=max_guesses)

@@ -57,7 +57,8 @@ def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: 
     from ..search import optimal
 
     try:
-        result = optimal.solve(pm, mode=mode, answers=alive, moves=moves, build_tree=False)
+        result = optimal.solve(pm, optimal.Question(mode=mode, answers=tuple(alive.tolist()),
+                                                    moves=tuple(moves), tree=False))
     except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
         return None, None
     return getattr(result, "first_guess", None), getattr(result, "mean", None)

@@ -280,7 +280,7 @@ class _Search:
         return by_bound, by_search
 
     def _run_here(self, workers: int, memo_mb: int) -> None:
-        from ..search.optimal import MemoTable, solve
+        from ..search.optimal import MemoTable, Options, Question, solve
 
         stop = np.zeros(1, np.int64)
         free: list[list[MemoTable]] = [[] for _ in range(workers)]
@@ -292,9 +292,10 @@ class _Search:
                 tables = free.pop()
             try:
                 try:
-                    res = solve(self.pm, start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
-                                cutoff=cutoff, workers=1, build_tree=False, memo_mb=per_thread,
-                                tables=tables, stop=stop)
+                    question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
+                                        cutoff=cutoff, tree=False)
+                    res = solve(self.pm, question, Options(memo_mb=per_thread, workers=1, tables=tables,
+                                                           stop=stop))
                 except GpusolveError as e:
                     if not str(e).startswith("no strategy"):
                         raise

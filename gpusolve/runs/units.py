@@ -278,17 +278,17 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     entries of each start word with the most work (at least ``MIN_WORK``) for the store; with
     ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
     """
-    from ..search.optimal import solve
+    from ..search.optimal import Options, Question, solve
 
     out = []
     for r in rows:
-        reuse = {}
+        options = Options(workers=threads)
         if memo.reuse:  # the memo tables stay with the worker; new store snapshots go into them
-            reuse = {"known": memo.take_pending(), "tables": memo.tables, "keep_subproblems": PER_UNIT,
-                     "min_work": MIN_WORK}
+            options = Options(workers=threads, known=memo.take_pending(), tables=memo.tables,
+                              keep_subproblems=PER_UNIT, min_work=MIN_WORK)
         try:
-            res = solve(pm, start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
-                        cutoff=job.cutoff, workers=threads, **reuse)
+            res = solve(pm, Question(start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
+                                     cutoff=job.cutoff), options)
         except GpusolveError as e:
             if not str(e).startswith("no strategy"):
                 raise

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import GpusolveError
-from ..core.games import WORDLE
 from ..core.history import remaining_answers
 from ..core.interrupt import StopOnInterrupt
 from ..core.modes import check_mode
@@ -28,10 +27,6 @@ from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
 from .bounds import answer_replies, first_pass, guess_caps, size_bound
-
-OBJECTIVES = ("total",)
-"""Objectives the search minimizes; ``total`` = guesses summed over the answers. A minimax
-(worst-case) objective plugs in here: its own closed forms and bucket bound in the kernel."""
 
 DEFAULT_MEMO_MB = 512
 """Memo size (MiB, all workers together); each entry takes 41 bytes."""
@@ -656,40 +651,70 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
     return node, total
 
 
-def _check_objective(objective: str) -> None:
-    if objective not in OBJECTIVES:
-        raise GpusolveError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+@dataclass(frozen=True)
+class Question:
+    """What a search is asked: the position, the rules and what is wanted of them. Everything
+    here can change the answer."""
+
+    start: Word | None = None
+    """The first guess, given (None: chosen, over every allowed guess or ``candidates``)."""
+    moves: tuple[tuple[Word, int], ...] = ()
+    """A mid-game position: the (guess, reply code) pairs played so far."""
+    answers: tuple[int, ...] | None = None
+    """Answer columns the position is restricted to (None: all the moves leave)."""
+    mode: str = "normal"
+    max_guesses: int = 6
+    cutoff: int | None = None
+    """Only whether the total is below it matters (a result ``>= cutoff`` is all that is said)."""
+    candidates: int | None = None
+    """Choose among the N guesses with the best size bounds only (None: every one)."""
+    alternatives: int = 0
+    """Also prove the values of the K next-best guesses."""
+    tree: bool = True
+    """Build the tree of the best strategy (False: its value only)."""
 
 
-def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", max_guesses: int = 6,
-          cutoff: int | None = None, candidates: int | None = None, answers: np.ndarray | None = None,
-          moves: list[tuple[Word, int]] | None = None, memo_mb: int = DEFAULT_MEMO_MB,
-          progress: Callable[[dict], None] | None = None, alternatives: int = 0,
-          workers: int | None = None, objective: str = "total", build_tree: bool = True,
-          vector_max: int | None = None, known: Entries | None = None, keep_subproblems: int = 0,
-          min_work: int = 0, tables: list[MemoTable] | None = None,
-          stop: np.ndarray | None = None) -> OptimalResult:
-    """Return the optimal tree (least total guesses, every answer within ``max_guesses``).
+@dataclass
+class Options:
+    """How a search runs: memory, threads, kernel tuning, reuse of earlier work, progress and
+    interruption. Nothing here changes an answer."""
 
-    ``start`` fixes the first guess; otherwise first guesses are tried by increasing bound
-    (``candidates`` keeps only the N best by that bound). ``moves`` (guess, reply code) start
-    from a mid-game position; ``answers`` restrict the answer columns. ``cutoff`` T: only
-    whether the total is below T matters (``below_cutoff`` False means "total >= T").
-    ``alternatives`` K also proves the values of the K next-best first guesses. ``workers``
-    threads (default 2) share the buckets; ``vector_max`` tunes the kernel (sets up to that
-    size use the vectorized scan; 0 turns it off; the value never changes a result).
-    ``known`` subproblem entries (of a run over the same game, lists and mode) are put in the
-    memo first; ``keep_subproblems`` N returns the N new entries with the most work (at least
-    ``min_work``) in ``result.subproblems`` (see ``gpusolve.runs.subproblems``). ``tables``: a list
-    holding the memo tables to use and keep (filled with new ones when empty or unfit), so that
-    successive searches share their memo. None of these changes a result. ``stop``: a one-element
-    array; setting it from another thread interrupts the search (``result.interrupted``).
+    memo_mb: int = DEFAULT_MEMO_MB
+    """Memo size (MiB, all workers together)."""
+    workers: int | None = None
+    """Worker threads sharing the buckets (default: 2, or the cores if fewer)."""
+    vector_max: int | None = None
+    """Largest set the kernel scans pairwise (``kernels.optimal_cpu.VECTOR_MAX``; 0: never)."""
+    known: Entries | None = None
+    """Subproblem entries of a run over the same game, lists and mode, put in the memo first."""
+    keep_subproblems: int = 0
+    """Return the N new memo entries with the most work (at least ``min_work``) in
+    ``result.subproblems`` (``gpusolve.runs.subproblems``)."""
+    min_work: int = 0
+    tables: list[MemoTable] | None = None
+    """A list holding the memo tables to use and keep (filled when empty or unfit), so that
+    successive searches share their memo."""
+    progress: Callable[[dict], None] | None = None
+    """Called with ``{"event": "guess" | "bucket", ...}`` as the search goes."""
+    stop: np.ndarray | None = None
+    """A one-element array; setting it from another thread interrupts the search."""
+
+
+def solve(pm: PatternMatrix, question: Question = Question(), options: Options | None = None,
+          ) -> OptimalResult:
+    """Return the optimal tree of ``question`` (least total guesses, every answer within its
+    ``max_guesses``), searched as ``options`` say.
+
+    Without a ``start`` the guesses are tried by increasing size bound, over large sets after
+    first-pass bounds, with the best total so far as the cutoff; a result ``interrupted`` by
+    Ctrl-C or ``options.stop`` holds the best found so far, not proven best.
     """
     from ..kernels.optimal_cpu import INF
 
-    _check_objective(objective)
-    mode = check_mode(mode)
-    moves = list(moves or [])
+    q, o = question, options or Options()
+    mode = check_mode(q.mode)
+    moves = list(q.moves)
+    max_guesses, cutoff, candidates = q.max_guesses, q.cutoff, q.candidates
     if max_guesses < 1:
         raise GpusolveError(f"--max-guesses must be at least 1 (got {max_guesses})")
     depth = max_guesses - len(moves)
@@ -698,50 +723,50 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     if candidates is not None and candidates < 1:
         raise GpusolveError("--candidates must be at least 1")
     started = time.perf_counter()
-    alive = remaining_answers(pm, moves) if answers is None else np.asarray(answers, np.int32)
-    if answers is not None and moves:
+    alive = remaining_answers(pm, moves) if q.answers is None else np.asarray(q.answers, np.int32)
+    if q.answers is not None and moves:
         alive = np.intersect1d(alive, remaining_answers(pm, moves)).astype(np.int32)
     if not len(alive):
         raise GpusolveError("no answers to solve")
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
     depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
-    ctx = _Context(pm, mode, len(moves) + depth, vector_max)
+    ctx = _Context(pm, mode, len(moves) + depth, o.vector_max)
     rows = np.arange(pm.shape[0], dtype=np.int32)
     if mode == "hard":
         for word, code in moves:
             rows, _ = ctx.hard_filter(rows, pm.guess_index[word], code)
     elif mode == "consistent":
         rows = ctx.answer_rows[alive].copy()
-    if workers is None:
-        workers = max(1, min(2, os.cpu_count() or 1))
+    workers = o.workers or max(1, min(2, os.cpu_count() or 1))
     cand = None
-    if start is not None:
-        word = pm.game.parse_word(start, pm.guess_index)
+    if q.start is not None:
+        word = pm.game.parse_word(q.start, pm.guess_index)
         g0 = pm.guess_index[word]
         if g0 not in set(rows.tolist()):
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
-    search = _Search(ctx, workers, memo_mb, progress, known, tables)
-    if stop is not None:
-        search.stop = stop
+    search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.tables)
+    if o.stop is not None:
+        search.stop = o.stop
     ah = ctx.list_hash(rows)
     goal = INF if cutoff is None else int(cutoff)
-    keep = 1 + max(0, alternatives)
+    keep = 1 + max(0, q.alternatives)
     choice = _Choice()
     interrupted = False
     guard = StopOnInterrupt(search.interrupt).__enter__()  # Ctrl-C stops the kernels: no exception in a wait
     try:
         search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
-                      limit=None if start is not None else candidates, report=progress)
+                      limit=None if q.start is not None else candidates, report=o.progress)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
     finally:
         guard.__exit__()
-    if stop is None:
+    build_tree = q.tree
+    if o.stop is None:
         search.stop[0] = 0
-    elif stop[0]:
+    elif o.stop[0]:
         interrupted, build_tree = True, False
 
     found = choice.found
@@ -776,17 +801,10 @@ def solve(pm: PatternMatrix, start: Word | None = None, mode: str = "normal", ma
     result.nodes = search.nodes
     result.counters = search.counters()
     if not interrupted:
-        result.subproblems = search.new_entries(keep_subproblems, min_work)
+        result.subproblems = search.new_entries(o.keep_subproblems, o.min_work)
     result.seconds = time.perf_counter() - started
     search.close()
     return result
 
 
-def value_of(pm: PatternMatrix, moves: list[tuple[Word, int]], mode: str = "normal",
-             max_guesses: int = 6, alternatives: int = 4, **kw) -> OptimalResult:
-    """Return the best next guess of a mid-game position, its value, and the next alternatives."""
-    return solve(pm, mode=mode, max_guesses=max_guesses, moves=moves, alternatives=alternatives, **kw)
-
-
-__all__ = ["DEFAULT_MEMO_MB", "OBJECTIVES", "WORDLE", "Alternative", "MemoTable", "OptimalResult", "solve",
-           "value_of"]
+__all__ = ["DEFAULT_MEMO_MB", "Alternative", "MemoTable", "OptimalResult", "Options", "Question", "solve"]
