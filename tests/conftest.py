@@ -49,6 +49,25 @@ def full_pm():
     return pattern_matrix(make_game("wordle"), "allowed", "answers", "cpu")
 
 
+DATED = "answers2315dated.txt"
+"""The original game's 2,315 answers in play order (CIGAR first): seed 004's tie order. Not
+bundled (it comes from a third-party repository); looked for in ``$GPUSOLVE_DATED_ANSWERS``,
+then beside the checkout in ``../shared/data/``."""
+
+
+@pytest.fixture(scope="session")
+def dated_answers():
+    """Return the path of the dated answer list, or skip the test saying where to put it."""
+    from pathlib import Path
+
+    for path in (os.environ.get("GPUSOLVE_DATED_ANSWERS"),
+                 Path(__file__).resolve().parent.parent.parent / "shared" / "data" / DATED):
+        if path and Path(path).is_file():
+            return Path(path)
+    pytest.skip(f"the original answers in play order ({DATED}) are not bundled: put them in "
+                f"../shared/data/ or name them in $GPUSOLVE_DATED_ANSWERS")
+
+
 @pytest.fixture(autouse=True)
 def _private_runs_dir(tmp_path, monkeypatch):
     """Keep default run directories out of the user's data folder."""

@@ -177,8 +177,8 @@ TABLE = {  # (policy, mode, start): (guesses over the answers solved, solved, me
 
 
 @pytest.fixture(scope="module")
-def dated_pm():
-    return pattern_matrix(make_game(), "allowed", "answers-2315-dated", "cpu")
+def dated_pm(dated_answers):
+    return pattern_matrix(make_game(), "allowed", str(dated_answers), "cpu")
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from gpusolve.core.words import read_words
 
 
 @pytest.mark.parametrize(("name", "count"), [
-    ("answers", 2309), ("answers-2315", 2315), ("answers-2315-dated", 2315), ("allowed", 12972),
+    ("answers", 2309), ("answers-2315", 2315), ("allowed", 12972),
     ("sgb", 5756),
 ])  # fmt: skip
 def test_bundled_lists(name, count):
@@ -26,8 +26,8 @@ def test_answers_are_allowed_guesses():
     assert set(read_words("answers-2315", ascii_uppercase)) <= allowed
 
 
-def test_dated_list_is_the_original_in_play_order():
-    dated = read_words("answers-2315-dated", ascii_uppercase)
+def test_dated_list_if_given_is_the_original_in_play_order(dated_answers):
+    dated = read_words(str(dated_answers), ascii_uppercase)
     assert sorted(dated) == list(read_words("answers-2315", ascii_uppercase))
     assert dated[:3] == ("CIGAR", "REBUT", "SISSY") and dated[-1] == "SHAVE"
 

@@ -306,7 +306,8 @@ def policies(
 ) -> None:
     """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune): as greedy
     trees (first guess, mean, worst, games over 6), or with --rules seed-004 as the seed's own
-    guesser plays them (its README table: --answers answers-2315-dated)."""
+    guesser plays them (its README table needs the original answers in play order, CIGAR first, as
+    --answers FILE)."""
     from ..core.errors import GpusolveError
 
     if rules not in ("greedy", "seed-004"):

@@ -15,7 +15,6 @@ Word = str
 BUNDLED = {
     "answers": "answers2309.txt",
     "answers-2315": "answers2315.txt",
-    "answers-2315-dated": "answers2315dated.txt",
     "allowed": "guesses12972.txt",
     "sgb": "sgb-words.txt",
 }

@@ -13,8 +13,8 @@ The rule (sjtrny/wordle, ``wordle.py``, the version behind the README's table):
 * Ties: the seed sorts the scores with ``np.argsort`` and plays the last (MaxInfo, MaxSplits) or
   the first (MaxPrune) of that order; ``kernels/agents_cpu.py`` redoes numpy's introsort for this.
   The pool's order is the seed's guess list: the answers in answer-list order, then the other
-  guesses in guess-list order (the seed's files list the answers by play date, bundled here as
-  ``answers-2315-dated``).
+  guesses in guess-list order (the seed's files list the answers by play date, CIGAR first: that
+  list is not bundled, give it as the answers).
 * A game stops after 6 guesses: an answer not guessed by then has *failed*. The README's mean is
   over the answers solved only; its start-word search ranked starts by the mean over all
   answers with a failure counting 6 (``search_start``).
