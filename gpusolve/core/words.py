@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -12,19 +13,46 @@ from .errors import GpusolveError
 Word = str
 """A word (or Mastermind code) in its display form: uppercase letters (or digits)."""
 
+
+@dataclass(frozen=True)
+class Bundled:
+    """A word list shipped in ``data/``: its file, when the NYT game used it, and what it is."""
+
+    file: str
+    used: str
+    what: str
+
+
 BUNDLED = {
-    "answers": "answers2309.txt",
-    "answers-2315": "answers2315.txt",
-    "allowed": "guesses12972.txt",
-    "sgb": "sgb-words.txt",
+    "answers": Bundled("answers2309.txt", "2022-02-15 to 2023-03",
+                       "NYT answers: the original 2,315 less AGORA FIBRE LYNCH PUPAL SLAVE WENCH"),
+    "answers-2315": Bundled("answers2315.txt", "to 2022-02-14", "the original game's answers"),
+    "answers-3160": Bundled("answers3160.txt", "2023-04", "possible answers as the NYT's WordleBot "
+                            "listed them once an editor chose the answers"),
+    "answers-3158": Bundled("answers3158.txt", "2023-07", "WordleBot's possible answers, July 2023 "
+                            "(FANNY LYCRA YOWZA dropped, WHIZZ added)"),
+    "allowed": Bundled("guesses12972.txt", "to 2022-02-14; 2022-03-16 to 2022-04-12",
+                       "every accepted guess of the original game (answers included)"),
+    "allowed-12947": Bundled("guesses12947.txt", "2022-02-15 to 2022-03-15",
+                             "accepted guesses after the NYT's first edit (25 words removed)"),
+    "allowed-12974": Bundled("guesses12974.txt", "2022-04-13 to 2022-08-29",
+                             "accepted guesses with KORAN and QURAN added"),
+    "allowed-14855": Bundled("guesses14855.txt", "from 2022-08-30",
+                             "accepted guesses with 1,881 words added (current in 2023)"),
+    "sgb": Bundled("sgb-words.txt", "", "five-letter words of Knuth's Stanford GraphBase (Jotto's list)"),
 }
-"""Names usable on the command line for the word lists shipped in ``data/``."""
+"""Names usable on the command line for the word lists shipped in ``data/`` (see data/README.md)."""
+
+
+def bundled_bytes(name: str) -> bytes:
+    """Return the file of a bundled list as shipped."""
+    return resources.files("gpusolve.data").joinpath(BUNDLED[name].file).read_bytes()
 
 
 def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
     """Return the words of a bundled list name or a file path, uppercased and validated."""
     if spec in BUNDLED:
-        text = resources.files("gpusolve.data").joinpath(BUNDLED[spec]).read_text()
+        text = bundled_bytes(spec).decode()
         source = spec
     else:
         path = Path(spec)
