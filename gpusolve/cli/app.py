@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
+from ..core.eras import DEFAULT, ERAS, LATEST, era
 from ..core.errors import GpusolveError, Note
+from ..core.words import BUNDLED
 
 try:  # newer Typer runs on its own copy of click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -90,9 +92,39 @@ class _Group(TyperGroup):
             _fail("not enough memory for this request: try smaller lists or options (see --help)")
 
 
-app = typer.Typer(
+class _Command(TyperCommand):
+    """A command; one that takes --guesses and --answers also takes --lists, an era of the NYT's
+    game that sets both (either still given explicitly wins)."""
+
+    def __init__(self, *args: Any, params: list | None = None, **kwargs: Any) -> None:
+        params = list(params or [])
+        names = [p.name for p in params]
+        if "guesses" in names and "answers" in names:
+            params.insert(names.index("answers") + 1, _lists_option())
+        super().__init__(*args, params=params, **kwargs)
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        name = ctx.params.pop("lists", None)
+        if name is not None:
+            lists = era(name)
+            ctx.params["guesses"] = ctx.params["guesses"] or lists.guesses
+            ctx.params["answers"] = ctx.params["answers"] or lists.answers
+        return super().invoke(ctx)
+
+
+class _App(typer.Typer):
+    """The application: its commands are ``_Command``s."""
+
+    def command(self, *args: Any, cls: type[TyperCommand] | None = None, **kwargs: Any) -> Any:
+        return super().command(*args, cls=cls or _Command, **kwargs)
+
+
+app = _App(
     cls=_Group,
-    help="Exhaustive search for Wordle-family games (and War) on GPU or CPU.",
+    help="Exhaustive search for Wordle-family games (and War) on GPU or CPU.\n\n"
+    "The defaults are the 2022 lists (2,309 answers, 12,972 guesses). Play today's game: add "
+    "--lists latest (the NYT's lists as of July 2023: 14,855 guesses, 3,158 possible answers) to any "
+    "command; 'gpusolve lists' shows every era.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -165,13 +197,20 @@ Length = Annotated[int | None, typer.Option(
 Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
 Guesses = Annotated[
     str | None,
-    typer.Option("--guesses", help="Guess list: answers, answers-2315, allowed, sgb, or a file. "
+    typer.Option("--guesses", help=f"Guess list: {', '.join(BUNDLED)}, or a file. "
                  "[default: the game's own]"),
 ]
 Answers = Annotated[
     str | None,
-    typer.Option("--answers", help="Answer list: answers, answers-2315, allowed, sgb, or a file. "
+    typer.Option("--answers", help=f"Answer list: {', '.join(BUNDLED)}, or a file. "
                  "[default: the game's own]"),
+]
+Lists = Annotated[
+    str | None,
+    typer.Option("--lists", help="Both lists of an era of the NYT game: "
+                 + ", ".join(f"{name} (the defaults)" if name == DEFAULT else name for name in ERAS)
+                 + f", or latest (today's game: {LATEST}); --guesses/--answers override. "
+                 "See 'gpusolve lists'."),
 ]
 Backend = Annotated[
     str | None,
@@ -203,6 +242,17 @@ Mode = Annotated[str, name_option("--mode", "Guesses allowed: normal, hard or co
 METRIC_HELP = ("entropy, max, expectation, branches, guaranteed_wins, expected_wins, splits (= branches), "
                "prune (= expectation)")
 Top = Annotated[int, typer.Option("--top", min=0, help="Show the N best.")]
+
+
+def _lists_option() -> typer.core.TyperOption:
+    """Return the --lists option, as Typer builds it for a command that declares it."""
+    helper = typer.Typer(add_completion=False)
+
+    @helper.command()
+    def _(lists: Lists = None) -> None:
+        """Never run: declares --lists."""
+
+    return typer.main.get_command(helper).params[0]
 
 
 def print_json(data: object) -> None:
