@@ -104,6 +104,7 @@ class _Command(TyperCommand):
         super().__init__(*args, params=params, **kwargs)
 
     def invoke(self, ctx: typer.Context) -> Any:
+        """Run the command with --lists resolved into --guesses and --answers."""
         name = ctx.params.pop("lists", None)
         if name is not None:
             lists = era(name)
@@ -116,6 +117,7 @@ class _App(typer.Typer):
     """The application: its commands are ``_Command``s."""
 
     def command(self, *args: Any, cls: type[TyperCommand] | None = None, **kwargs: Any) -> Any:
+        """Return the decorator that registers a command (a ``_Command`` unless ``cls`` says)."""
         return super().command(*args, cls=cls or _Command, **kwargs)
 
 
