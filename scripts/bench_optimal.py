@@ -34,8 +34,9 @@ def top_entropy_words(count: int) -> list[str]:
     return [top[i] for i in picks]
 
 
-def run_case(word: str, mode: str, backend: str) -> dict:
-    """Run one case in a fresh process; return its JSON plus wall time and peak memory."""
+def run_gpusolve(args: list[str]) -> dict:
+    """Run ``gpusolve ARGS`` (which must print JSON) in a fresh process; return its JSON as
+    ``result`` with the wall and CPU seconds and the peak memory (MiB) of the whole process."""
     code = (
         "import json, resource, sys\n"
         "from gpusolve.cli import app\n"
@@ -45,16 +46,19 @@ def run_case(word: str, mode: str, backend: str) -> dict:
         "    u = resource.getrusage(resource.RUSAGE_SELF)\n"
         "    print(json.dumps({'maxrss_mb': u.ru_maxrss / 1024, 'cpu': u.ru_utime + u.ru_stime}))\n"
     )
-    args = [sys.executable, "-c", code, "optimal-tree", "--start", word, "--mode", mode,
-            "--answers", "answers-2315", "--json", "--quiet", "--backend", backend]
     start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
     text = done.stdout
-    summary = json.loads(text[: text.rindex("{\"maxrss_mb\"")])
-    summary.update(json.loads(text[text.rindex("{\"maxrss_mb\""):]))
-    summary["wall"] = wall
-    return summary
+    usage = json.loads(text[text.rindex("{\"maxrss_mb\""):])
+    return {"result": json.loads(text[: text.rindex("{\"maxrss_mb\"")]), "wall": wall, **usage}
+
+
+def run_case(word: str, mode: str, backend: str) -> dict:
+    """Run one case in a fresh process; return its JSON plus wall time and peak memory."""
+    run = run_gpusolve(["optimal-tree", "--start", word, "--mode", mode, "--answers", "answers-2315",
+                        "--json", "--quiet", "--backend", backend])
+    return {**run.pop("result"), **run}
 
 
 def main() -> None:
