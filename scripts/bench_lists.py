@@ -5,9 +5,10 @@ Usage:
   python scripts/bench_lists.py bench [--skip-ranking]
       exact ``optimal-tree --start TARSE --lists nyt-2023-07`` and the greedy ranking of all
       14,855 start words (``rank --by tree --lists nyt-2023-07 --workers 0``), each a whole process
-  python scripts/bench_lists.py era NAME [--top 200] [--exact 3] [--skip STEP,...] [--out FILE]
+  python scripts/bench_lists.py era NAME [--top 200] [--exact 3] [--words SALET] [--skip STEP,...]
+                                    [--out FILE]
       one era's table: the --top start words by entropy ranked by their greedy trees, exact values
-      (``optimal-tree --start W``) of SALET and the --exact best of those, the worst case
+      (``optimal-tree --start W``) of --words and the --exact best of those, the worst case
       (``optimal-tree --objective worst-case``) and the Absurdle value, with the time of each
 
 Every step but the greedy trees of the top words is a fresh ``gpusolve ... --json`` process
@@ -59,7 +60,7 @@ def greedy_top(era: str, top: int) -> dict:
             "cpu": time.process_time() - cpu}
 
 
-def era_table(era: str, top: int, exact: int, skip: set[str], out: str | None) -> None:
+def era_table(era: str, top: int, exact: int, words: list[str], skip: set[str], out: str | None) -> None:
     """Run and print every step of one era's table."""
     lists = ["--lists", era, "--json", "--quiet"]
     run_gpusolve(["optimal-tree", "--state", "SALET:.G...,CORNY:....G", *lists])  # warm the caches
@@ -70,7 +71,7 @@ def era_table(era: str, top: int, exact: int, skip: set[str], out: str | None) -
         shown = ", ".join(f"{r['word']} {r['mean']:.4f}" for r in run["result"]["results"][:3])
         say("greedy", f"top {top} by entropy, by greedy tree: {shown}", run, out, era)
     if "exact" not in skip:
-        for word in dict.fromkeys(["SALET", *best[:exact]]):
+        for word in dict.fromkeys([*words, *best[:exact]]):
             run = run_gpusolve(["optimal-tree", "--start", word, *lists])
             r = run["result"]
             say("exact", f"{word} {r['total']} mean {r['mean']:.4f} proven {r['proven']} "
@@ -112,6 +113,7 @@ def main() -> None:
     parser.add_argument("era", nargs="?", help="with 'era': the era's name")
     parser.add_argument("--top", type=int, default=200, help="start words by entropy to build trees from")
     parser.add_argument("--exact", type=int, default=3, help="best greedy start words to solve exactly")
+    parser.add_argument("--words", default="SALET", help="start words to solve exactly besides the best")
     parser.add_argument("--skip", default="", help=f"steps to leave out: {','.join(STEPS)}")
     parser.add_argument("--skip-ranking", action="store_true", help="bench: only the exact TARSE")
     parser.add_argument("--out", help="append each step as a JSON line here")
@@ -123,8 +125,8 @@ def main() -> None:
     elif options.era is None:
         parser.error("era: name the era (see gpusolve lists)")
     else:
-        era_table(options.era, options.top, options.exact, set(filter(None, options.skip.split(","))),
-                  options.out)
+        era_table(options.era, options.top, options.exact, list(filter(None, options.words.split(","))),
+                  set(filter(None, options.skip.split(","))), options.out)
 
 
 if __name__ == "__main__":
