@@ -38,7 +38,7 @@ def run(*args):
 def run_json(*args):
     result = run(*args)
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 CASES = {
@@ -58,14 +58,14 @@ CASES = {
     "absurdle": (["absurdle", "--play", "SALET,CORNY"],
                  lambda out, e: [m["guess"] for m in out] == ["SALET", "CORNY"]),
     "preset": (["preset", "SALET", "CORNY"], lambda out, e: out["answers"] == SIZES[e.answers]),
-    "solve": (["solve", "--history", STATE], lambda out, e: out["remaining"] == LEFT[e.answers]),
-    "analyze": (["analyze", STATE, "--show", "3"], lambda out, e: out["moves"][0]["answers_before"]
+    "solve": (["solve", "--state", STATE], lambda out, e: out["remaining"] == LEFT[e.answers]),
+    "analyze": (["analyze", "--state", STATE, "--show", "3"], lambda out, e: out["moves"][0]["answers_before"]
                 == SIZES[e.answers] and out["moves"][1]["answers_after"] == LEFT[e.answers]),
     "play": (["play", "--random", "--target", "HAPPY"], lambda out, e: out["turns"][-1]["guess"] == "HAPPY"),
 }
 """A quick invocation of each command (with --json) and a check that it ran on the era's lists."""
 
-ONCE = {"verify", "evil", "antiwordle", "policies"}
+ONCE = {"verify", "tree-view", "evil", "antiwordle", "policies"}
 """Commands run on the latest era only (test_other_commands_on_the_latest_lists)."""
 UNRUN = {"worst-case", "play-human", "prior-tree", "rank-prior"}
 """Hidden commands reached through others (optimal-tree --objective, play --human, --prior)."""
@@ -98,6 +98,12 @@ def test_other_commands_on_the_latest_lists(tmp_path):
     assert (saved["guesses"], saved["answers"]) == (ERAS[LATEST].guesses, ERAS[LATEST].answers)
     result = run("verify", str(tree))  # the tree file names the era's lists
     assert result.exit_code == 0 and "3,158 answers" in result.output, result.output
+    text, named = tmp_path / "t.tree", tmp_path / "named.json"
+    assert run("tree-view", str(tree), "-o", str(text)).exit_code == 0  # the text layout names no lists
+    assert run("tree-view", str(text), "-o", str(named), "--lists", "latest").exit_code == 0
+    saved = json.loads(named.read_text())
+    assert (saved["guesses"], saved["answers"]) == (ERAS[LATEST].guesses, ERAS[LATEST].answers)
+    assert run("verify", str(named)).exit_code == 0
     assert run_json("evil", "--lists", "latest", "--json")[-1]["reply"] == "GGGGG"
     assert run_json("antiwordle", "--lists", "latest", "--json")["total"] > 3158
     rows = run_json("policies", "--lists", "latest", "--metrics", "entropy", "--modes", "normal", "--json")
