@@ -19,13 +19,16 @@ Sound rules the search uses (each tested against brute force in ``tests/test_abs
   that collided recently (``KILLERS``) before the full scan, but the guess reported is the
   first in list order, so the line does not depend on the order tried.
 
-``reducible2`` scores the guesses itself; ``reducible2_scored`` takes the scores from
-``kept_scores`` or its CUDA twin (``absurdle_cuda.kept_scores``). Sets are keyed by the XOR
-of a random 64-bit word per answer column (``zobrist``).
+``reducible2`` scores the guesses itself (``histogram_cpu.row_stats``); ``reducible2_scored``
+takes the scores from the backend's reply statistics (``KEPT``, ``KEPT_REPLY``, ``BRANCHES``).
+Sets are keyed by the XOR of a random 64-bit word per answer column (``zobrist``).
 """
 
 import numpy as np
 from numba import njit, prange
+
+from .histogram_cpu import row_stats
+from .stats import BRANCHES, KEPT, KEPT_REPLY, N_STATS
 
 
 @njit(cache=True)
@@ -52,71 +55,6 @@ def absurdle_reply(row, members, n_patterns, solved, hist):
             kept[j] = a
             j += 1
     return best, kept
-
-
-@njit(cache=True)
-def _score(row, members, lo, hi, n_patterns, solved, hist):
-    """Return (kept size, kept reply, branches) of one guess row over ``members[lo:hi]``.
-
-    ``hist`` is int32 scratch (4, n_patterns), all zero, left zero: four interleaved counts
-    (a run of one reply would otherwise wait on its own previous increment).
-    """
-    size = 0
-    reply = solved
-    branches = 0
-    if hi - lo < n_patterns:
-        for i in range(lo, hi):
-            hist[0, row[members[i]]] += 1
-        for i in range(lo, hi):
-            c = row[members[i]]
-            h = hist[0, c]
-            if h:
-                branches += 1
-                if c != solved and (h > size or (h == size and c < reply)):
-                    size = h
-                    reply = c
-                hist[0, c] = 0
-        return size, reply, branches
-    top = hi - (hi - lo) % 4
-    for i in range(lo, top, 4):
-        hist[0, row[members[i]]] += 1
-        hist[1, row[members[i + 1]]] += 1
-        hist[2, row[members[i + 2]]] += 1
-        hist[3, row[members[i + 3]]] += 1
-    for i in range(top, hi):
-        hist[0, row[members[i]]] += 1
-    for p in range(n_patterns):  # branch-free but for a new largest bucket
-        h = hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p]
-        branches += h > 0
-        hist[0, p] = 0
-        hist[1, p] = 0
-        hist[2, p] = 0
-        hist[3, p] = 0
-        if h > size and p != solved:
-            size = h
-            reply = p
-    return size, reply, branches
-
-
-@njit(parallel=True, cache=True)
-def kept_scores(codes, guesses, flat, starts, n_patterns, solved, kept, reply, branches, threads):
-    """Fill ``[s, i]`` of ``kept`` / ``reply`` / ``branches`` with the size and reply of the
-    bucket the replier keeps, and the number of distinct replies, for guess ``guesses[i]`` over
-    set s = ``flat[starts[s]:starts[s + 1]]`` (kept 0 and the solved reply when the set is the
-    guess alone)."""
-    ng = guesses.shape[0]
-    total = (starts.shape[0] - 1) * ng
-    chunk = (total + threads - 1) // threads
-    for t in prange(threads):
-        hist = np.zeros((4, n_patterns), np.int32)
-        for job in range(t * chunk, min(total, (t + 1) * chunk)):
-            s = job // ng
-            i = job - s * ng
-            k, r, b = _score(codes[guesses[i]], flat, starts[s], starts[s + 1], n_patterns, solved,
-                             hist)
-            kept[s, i] = k
-            reply[s, i] = r
-            branches[s, i] = b
 
 
 @njit(cache=True)
@@ -277,6 +215,8 @@ def reducible2(codes, guesses, flat, starts, zobrist, n_patterns, solved, found,
     n_sets = starts.shape[0] - 1
     for t in prange(threads):
         hist = np.zeros((4, n_patterns), np.int32)
+        acc = np.zeros(N_STATS, np.int64)
+        unused = np.zeros(1, np.int64)  # the sums' tables: no sums asked for
         seen = np.zeros(n_patterns, np.int64)
         who = np.zeros(n_patterns, np.int64)
         killers = np.zeros((KILLERS, 2), np.int64)
@@ -288,10 +228,11 @@ def reducible2(codes, guesses, flat, starts, zobrist, n_patterns, solved, found,
             lo = starts[s]
             hi = starts[s + 1]
             for i in range(ng):
-                k, r, b = _score(codes[guesses[i]], flat, lo, hi, n_patterns, solved, hist)
-                kept[i] = k
-                reply[i] = r
-                branches[i] = b
+                row_stats(codes[guesses[i]], flat, lo, hi, n_patterns, solved, False, unused, unused, hist,
+                          acc)
+                kept[i] = acc[KEPT]
+                reply[i] = acc[KEPT_REPLY]
+                branches[i] = acc[BRANCHES]
             g2, g3, stamp = _reducible2(codes, guesses, flat, lo, hi, kept, reply, branches, zobrist,
                                         seen, who, stamp, killers)
             found[s, 0] = g2

@@ -14,9 +14,7 @@ from numba import int64 as numba_int64
 from numba import uint64 as numba_uint64
 
 from .bounds_cpu import INF
-
-MAX_PATTERNS = 256
-"""Replies a block's shared tables hold (the exact search needs uint8 reply codes)."""
+from .config import EXACT_MAX_PATTERNS as MAX_PATTERNS
 
 
 @cuda.jit(device=True, inline=True)

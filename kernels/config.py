@@ -10,13 +10,17 @@ FIXED_POINT_BITS = 32
 """Entropy and reciprocal sums are accumulated as integers scaled by 2**FIXED_POINT_BITS,
 so the sum is exact and independent of summation order (ties stay ties on every backend)."""
 
-OPTIMAL_GPU_MIN_ANSWERS = 256
-"""The optimal-tree search computes the bounds of every guess on the GPU for sets of at least
-this many answers (one launch); smaller sets stay on the CPU."""
+EXACT_MAX_PATTERNS = 256
+"""Most distinct replies the exact searches handle (their reply codes are uint8); the first-pass
+kernel's shared tables hold this many."""
 
-ABSURDLE_GPU_MIN_ANSWERS = 256
-"""The Absurdle search scores every guess on the GPU (one launch per batch of sets) when the
-sets of a batch hold at least this many answers in all; smaller batches stay on the CPU."""
+MAX_PATTERNS = 2187
+"""Most distinct replies a GPU kernel's shared-memory histogram holds (Wordle with 7 letters);
+games with more replies run on the CPU."""
+
+GPU_MIN_ANSWERS = 256
+"""The CUDA backend launches the reply-histogram kernel only when the answer sets of a call
+hold at least this many answers in all; smaller calls run its CPU twin (the same numbers)."""
 
 PRESET_GPU_THREADS = 16384
 """GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
@@ -26,10 +30,6 @@ WORSTCASE_LARGE_SET = 128
 """The worst-case search takes the per-guess statistics of sets of at least this many answers
 from the backend (one GPU launch for every guess on CUDA, all cores on the CPU) and splits them
 in Python; smaller sets stay in the compiled recursion."""
-
-BOUNDS_GPU_MIN_ANSWERS = 256
-"""First-pass bounds (``kernels.bounds_cuda``) are computed on the GPU for sets of at least this
-many answers; smaller sets stay on the CPU."""
 
 BOUNDS_GPU_BLOCKS = 4096
 """Most blocks of a first-pass launch (one start word each, grid-stride beyond)."""

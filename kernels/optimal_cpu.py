@@ -861,31 +861,5 @@ def solve_set(answers, d, beta, guesses, ah1, ah2, shared, work, memo):
                  shared, work, memo)
 
 
-@njit(cache=True, nogil=True)
-def guess_bounds(codes, answers, rows, answer_rows, solved, n_patterns, out):
-    """Fill ``out[j] = (distinct replies, in the set, sum of squared bucket sizes)`` per row."""
-    mark = np.zeros(n_patterns, np.int64)
-    cnt = np.zeros(n_patterns, np.int64)
-    n = answers.shape[0]
-    for j in range(rows.shape[0]):
-        row = codes[rows[j]]
-        st = j + 1
-        nb = 0
-        sq = 0
-        for i in range(n):
-            c = row[answers[i]]
-            if mark[c] != st:
-                mark[c] = st
-                cnt[c] = 1
-                nb += 1
-                sq += 1
-            else:
-                sq += 2 * cnt[c] + 1
-                cnt[c] += 1
-        out[j, 0] = nb
-        out[j, 1] = 1 if mark[solved] == st else 0
-        out[j, 2] = sq
-
-
-__all__ = ["INF", "SCRATCH", "Memo", "Scratch", "Shared", "guess_bounds", "hard_filter", "memo_harvest",
-           "memo_preload", "solve_set"]
+__all__ = ["INF", "SCRATCH", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
+           "solve_set"]

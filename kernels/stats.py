@@ -1,13 +1,19 @@
-"""Layout of the per-guess partition statistics and the fixed-point tables they use."""
+"""Layout of the per-guess reply statistics and the fixed-point tables they use."""
 
 import numpy as np
 
 from .config import FIXED_POINT_BITS
 
-MAX, SUM_SQUARES, SUM_NLOGN, BRANCHES, SINGLETONS, SUM_INVERSE = range(6)
-N_STATS = 6
-"""Columns of a stats row: largest branch, sum of squared branch sizes, sum of n*log2(n)
-(fixed point), number of branches, singleton branches, sum of 1/n (fixed point)."""
+MAX, SUM_SQUARES, SUM_NLOGN, BRANCHES, SINGLETONS, SUM_INVERSE, SOLVED, KEPT, KEPT_REPLY = range(9)
+N_STATS = 9
+"""Columns of a stats row (the buckets are the answers grouped by their reply to one guess):
+largest bucket, sum of squared bucket sizes, sum of n*log2(n) (fixed point), number of
+buckets, buckets of one, sum of 1/n (fixed point), size of the solved reply's bucket, largest
+bucket other than the solved reply's and its reply (ties: the lowest reply; size 0 and the
+solved reply when there is none)."""
+
+SUMS = (SUM_SQUARES, SUM_NLOGN, SINGLETONS, SUM_INVERSE)
+"""Columns summed over the buckets: the CPU kernel computes them only when one is asked for."""
 
 SCALE = float(1 << FIXED_POINT_BITS)
 

@@ -7,7 +7,7 @@ by the XOR of a random 64-bit word per answer column (``zobrist``), times a dept
 * ``solvable(S, d)``: can every answer of S be found within d guesses whatever the replies
   (a true adversary that may answer anything consistent)? Exact, with proven results memoised;
   ``solving_guess`` names the guess it finds. The pruning rules are listed above
-  ``pool_stats``; ``solve3`` is the node with 3 guesses left (pair bit sets, unseparable cores).
+  ``child_cap``; ``solve3`` is the node with 3 guesses left (pair bit sets, unseparable cores).
 
 ``budget[0]`` counts down the nodes a search may visit; at zero every search answers False
 and ``budget[1]`` is set to 1: the caller must then treat the results as unknown.
@@ -16,6 +16,9 @@ and ``budget[1]`` is set to 1: the caller must then treat the results as unknown
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
+
+from .histogram_cpu import row_stats
+from .stats import BRANCHES, MAX, N_STATS
 
 _SALT = np.uint64(0x9E3779B97F4A7C15)
 
@@ -119,26 +122,6 @@ def guess_pool(guesses, members, consistent, answer_rows):
 
 
 @njit(cache=True)
-def pool_stats(codes, pool, members, n_patterns, out):
-    """Fill ``out[i] = (largest bucket, number of branches)`` of ``pool[i]`` over ``members``."""
-    hist = np.zeros(n_patterns, np.int64)
-    for i in range(pool.shape[0]):
-        row = codes[pool[i]]
-        for a in members:
-            hist[row[a]] += 1
-        biggest = 0
-        branches = 0
-        for a in members:
-            h = hist[row[a]]
-            if h:
-                branches += 1
-                biggest = max(biggest, h)
-                hist[row[a]] = 0
-        out[i, 0] = biggest
-        out[i, 1] = branches
-
-
-@njit(cache=True)
 def child_cap(left, most_branches, n):
     """Return the most answers a set inside the node can hold and be solved within ``left``
     guesses, when no guess gives more than ``most_branches`` replies on the node (capped at n)."""
@@ -170,11 +153,17 @@ def candidate_order(biggest, branches, n, cap):
 
 
 @njit(cache=True)
-def node_order(codes, pool, members, depth, n_patterns):
+def node_order(codes, pool, members, depth, n_patterns, solved):
     """Return (candidate positions in ``pool``, most branches) for a node with ``depth`` left."""
     n = members.shape[0]
     table = np.empty((pool.shape[0], 2), np.int64)
-    pool_stats(codes, pool, members, n_patterns, table)
+    hist = np.zeros((4, n_patterns), np.int32)
+    acc = np.zeros(N_STATS, np.int64)
+    unused = np.zeros(1, np.int64)  # the sums' tables: no sums asked for
+    for i in range(pool.shape[0]):
+        row_stats(codes[pool[i]], members, 0, n, n_patterns, solved, False, unused, unused, hist, acc)
+        table[i, 0] = acc[MAX]
+        table[i, 1] = acc[BRANCHES]
     most = 0
     for i in range(pool.shape[0]):
         most = max(most, table[i, 1])
@@ -473,7 +462,7 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
         found = separable(codes, pool, members, solved, np.zeros(n_patterns, np.int64))
         memo[key] = np.int8(1) if found else np.int8(0)
         return found
-    order, most = node_order(codes, pool, members, depth, n_patterns)
+    order, most = node_order(codes, pool, members, depth, n_patterns, solved)
     found = False
     if depth == 3 and uses_pairs(pc, consistent):
         found = solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget) >= 0

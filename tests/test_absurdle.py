@@ -122,7 +122,7 @@ def test_reduce_matches_brute_force(small_pm, seed, n_answers, n_extra):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.integers(3, 16), st.integers(0, 25))
 def test_two_guess_kernels_match_brute_force(small_pm, seed, n_answers, n_extra):
-    """``reducible2`` (scoring itself or given scores) and ``kept_scores`` against the rule."""
+    """``reducible2`` (scoring itself or given scores) and the scores against the rule."""
     pm = cluster_pm(small_pm, seed, n_answers, n_extra)
     brute = brute_reductions(pm)
     rng = np.random.default_rng(seed)
@@ -222,25 +222,6 @@ def test_cli_absurdle():
 
 
 @pytest.mark.cuda
-def test_kept_scores_cuda_equals_cpu(small_pm, monkeypatch):
-    from gpusolve.kernels import config
-
-    from gpusolve.core.backend import CudaBackend
-    from gpusolve.search.absurdle import gpu_kept_scores
-
-    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    pm = cluster_pm(small_pm, 11, 8, 4)
-    s = _Search(pm, 10**9)
-    parts = [np.arange(pm.shape[1], dtype=np.int32), np.array([0], np.int32), np.array([1, 3], np.int32)]
-    flat = np.concatenate(parts)
-    starts = np.array([0, pm.shape[1], pm.shape[1] + 1, len(flat)], np.int64)
-    cpu = s.scores(flat, starts)
-    pm.backend = CudaBackend()
-    gpu = gpu_kept_scores(pm, s.guesses, flat, starts)
-    assert [a.tolist() for a in gpu] == [a.tolist() for a in cpu]
-
-
-@pytest.mark.cuda
 def test_absurdle_cuda_search_equals_cpu(small_pm, monkeypatch):
     """The search scoring every set on the GPU gives the same result, line included."""
     from gpusolve.kernels import config
@@ -248,7 +229,7 @@ def test_absurdle_cuda_search_equals_cpu(small_pm, monkeypatch):
     from gpusolve.core.backend import CudaBackend
 
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    monkeypatch.setattr(config, "ABSURDLE_GPU_MIN_ANSWERS", 1)
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 1)
     pm = cluster_pm(small_pm, 5, 5, 1)
     cpu = absurdle(pm)
     pm.backend = CudaBackend()
@@ -262,7 +243,7 @@ def test_absurdle_cli_cuda_equals_cpu(monkeypatch, tmp_path):
     from gpusolve.kernels import config
 
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    monkeypatch.setattr(config, "ABSURDLE_GPU_MIN_ANSWERS", 6)  # the whole set's scores only
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 6)  # the whole set's scores only
     answers = tmp_path / "answers.txt"
     answers.write_text("BATCH CATCH HATCH LATCH MATCH PATCH".replace(" ", "\n"))
     guesses = tmp_path / "guesses.txt"

@@ -1,10 +1,15 @@
-"""CUDA kernels against the CPU kernels and the oracle (a GPU, or NUMBA_ENABLE_CUDASIM=1)."""
+"""Every CUDA kernel against its CPU twin and the pure-Python oracle, and every launch site
+of the library on both backends (a GPU, or NUMBA_ENABLE_CUDASIM=1: small inputs, small blocks)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
-from gpusolve.kernels.stats import inverse_table, nlogn_table
+from gpusolve.kernels import config
+from gpusolve.kernels.stats import N_STATS, inverse_table, nlogn_table
+from tinygames import sub_matrix
 
 from gpusolve.core.backend import CpuBackend, CudaBackend
 from gpusolve.core.games import make_game
@@ -14,14 +19,34 @@ pytestmark = pytest.mark.cuda
 
 WORDS = ("NINNY", "ANNEX", "HELLO", "WORLD", "EPEES", "GEESE", "PEEVE", "WHEEE", "STARS",
          "TRAPS", "PALLS", "SPLAT", "BANAL", "MANIA", "ABYSS", "CRANE", "SLATE")
-
-
-@pytest.mark.parametrize(("name", "length", "words"), [
+GAMES = [
     ("wordle", 5, WORDS),
     ("jotto", 5, ("CRANE", "SLATE", "BIRTH", "FJORD", "NYMPH", "WALTZ")),
     ("mastermind", 4, ("1122", "1234", "6543", "1111", "2211", "3456")),
     ("wordle", 6, ("BANANA", "ANANAS", "CANNON", "PAPAYA")),
-])  # fmt: skip
+]
+
+
+@pytest.fixture(autouse=True)
+def _small_blocks(monkeypatch):
+    """Blocks of 4 threads (grid-stride loops run several rounds) and few preset threads."""
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)
+
+
+class Launches(CudaBackend):
+    """The CUDA backend sending every call to the GPU, counting launches by kernel name."""
+
+    def __init__(self) -> None:
+        super().__init__(min_answers=1)
+        self.launched: Counter = Counter()
+
+    def launch(self, kernel, blocks, *args, threads=None) -> None:
+        self.launched[kernel.py_func.__name__] += 1
+        super().launch(kernel, blocks, *args, threads=threads)
+
+
+@pytest.mark.parametrize(("name", "length", "words"), GAMES)
 def test_pattern_matrix_cuda_equals_cpu_and_oracle(name, length, words):
     game = make_game(name, length)
     cpu = build_codes(game, words, words[:5], CpuBackend())
@@ -30,22 +55,129 @@ def test_pattern_matrix_cuda_equals_cpu_and_oracle(name, length, words):
     assert gpu.tolist() == [[game.reply(g, a) for a in words[:5]] for g in words]
 
 
-def test_partition_stats_cuda_equals_cpu():
-    game = make_game("wordle")
-    rng = np.random.default_rng(7)
-    letters = rng.integers(0, 6, size=(40, 5))
-    words = tuple(sorted({"".join("ABCDEF"[i] for i in row) for row in letters}))
+def oracle_stats(codes: np.ndarray, row: int, members, solved: int) -> list[int]:
+    """The ``kernels.stats`` row of one guess over one answer set, by counting in Python."""
+    sizes = Counter(int(codes[row, a]) for a in members)
+    n = max(len(members), 1)
+    nlogn, inverse = nlogn_table(n), inverse_table(n)
+    others = sorted((-m, r) for r, m in sizes.items() if r != solved)
+    kept, reply = (-others[0][0], others[0][1]) if others else (0, solved)
+    return [max(sizes.values(), default=0), sum(m * m for m in sizes.values()),
+            int(sum(nlogn[m] for m in sizes.values())), len(sizes), sum(m == 1 for m in sizes.values()),
+            int(sum(inverse[m] for m in sizes.values())), sizes.get(solved, 0), kept, reply]
+
+
+@pytest.mark.parametrize(("name", "length", "words"), [*GAMES, ("wordle", 2, ())])
+def test_reply_stats_cuda_equals_cpu_and_oracle(name, length, words):
+    """The histogram kernel and its CPU twin over many sets at once: empty, one answer, sets
+    larger than the number of replies (the CPU twin's interleaved counts), every column."""
+    game = make_game(name, length)
+    rng = np.random.default_rng(len(words) + length)
+    if not words:  # 2-letter Wordle: 9 replies, so sets of 10 or more answers
+        words = tuple(sorted({"".join(rng.choice(list("ABCDE"), 2)) for _ in range(40)}))
     codes = build_codes(game, words, words, CpuBackend())
-    answers = np.arange(0, len(words), 2, dtype=np.int32)
-    rows = np.arange(len(words), dtype=np.int32)
-    args = (codes, rows, answers, game.n_patterns, nlogn_table(len(answers)), inverse_table(len(answers)))
-    assert CudaBackend().partition_stats(*args).tolist() == CpuBackend().partition_stats(*args).tolist()
+    n = len(words)
+    sets = [list(range(n)), [], [n - 1], sorted(rng.choice(n, n // 2, replace=False).tolist()),
+            list(range(1, n, 2))]
+    flat = np.array([a for s in sets for a in s], np.int32)
+    starts = np.cumsum([0] + [len(s) for s in sets])
+    rows = np.array([0, n - 1, *rng.permutation(n)[:2]], np.int32)
+    gpu = Launches()
+    for columns in (np.arange(N_STATS), np.array([8, 3, 7, 0])):
+        cpu_table = CpuBackend().reply_stats(codes, rows, flat, starts, game.n_patterns, game.solved, columns)
+        gpu_table = gpu.reply_stats(codes, rows, flat, starts, game.n_patterns, game.solved, columns)
+        want = [[[oracle_stats(codes, r, s, game.solved)[c] for c in columns] for r in rows] for s in sets]
+        assert cpu_table.tolist() == want
+        assert gpu_table.tolist() == want
+    assert gpu.launched == {"reply_stats": 2}
+
+
+def _tiny(small_pm, backend):
+    """A small Wordle game whose answers look alike (-ATCH words and a few others)."""
+    answers = [w for w in small_pm.answers if w.endswith("ATCH")] + ["CRANE", "SLATE", "TAUNT"]
+    guesses = [*answers, "SLING", "CRUMB", "FLOOD"]
+    return sub_matrix(small_pm, guesses, answers, backend)
+
+
+def _metrics(pm):
+    from gpusolve.search.metrics import partition_table
+
+    return partition_table(pm)
+
+
+def _worst_case_stats(pm):
+    from gpusolve.search.worstcase import _search
+
+    s = _search(pm, "normal", None, 10**9)
+    return s.stats(np.arange(1, pm.shape[1], dtype=np.int32), s.guesses)
+
+
+def _optimal_guess_table(pm):
+    from gpusolve.search.optimal import guess_table
+
+    return guess_table(pm, np.arange(pm.shape[1], dtype=np.int32), np.arange(pm.shape[0], dtype=np.int32))
+
+
+def _absurdle_scores(pm):
+    from gpusolve.search.absurdle import _Search
+
+    flat = np.array([*range(pm.shape[1]), 0, 1, 3, 2], np.int32)
+    return _Search(pm, 10**9).scores(flat, np.array([0, pm.shape[1], pm.shape[1] + 1, len(flat)]))
+
+
+def _preset_first_pass(pm):
+    from gpusolve.search.presets import _Square, first_pass
+
+    sets = np.array([[0, 1], [2, 5], [3, 4], [6, 1], [pm.shape[0] - 1, 0]], np.int32)
+    return first_pass(pm, _Square(pm), sets, 2)
+
+
+def _first_pass(pm):
+    from gpusolve.search.bounds import first_pass, guess_caps
+    from gpusolve.search.optimal import guess_table
+
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    rows = np.arange(pm.shape[0], dtype=np.int32)
+    found = first_pass(pm, answers, rows, rows, guess_caps(guess_table(pm, answers, rows)), 2)
+    return found.totals, found.buckets
+
+
+def _war(pm):
+    return pm.backend.war_games(12345, 7, 9, 4, 3, 1, 500)
+
+
+def _pattern_matrix(pm):
+    return build_codes(pm.game, pm.guesses, pm.answers, pm.backend)
+
+
+LAUNCH_SITES = {  # every place the library launches a CUDA kernel: (call, kernel launched)
+    "pattern matrix": (_pattern_matrix, "fill_pattern_matrix"),
+    "metrics: partition table": (_metrics, "reply_stats"),
+    "worst case: statistics of a large set": (_worst_case_stats, "reply_stats"),
+    "optimal: guess table": (_optimal_guess_table, "reply_stats"),
+    "absurdle: scores of many sets": (_absurdle_scores, "reply_stats"),
+    "presets: first pass": (_preset_first_pass, "set_bounds"),
+    "optimal: first-pass bounds of every start word": (_first_pass, "start_bounds"),
+    "war: games": (_war, "play_games"),
+}
+
+
+@pytest.mark.parametrize("site", LAUNCH_SITES)
+def test_every_launch_site_cuda_equals_cpu(small_pm, site):
+    call, kernel = LAUNCH_SITES[site]
+    gpu = Launches()
+    want = call(_tiny(small_pm, CpuBackend()))
+    got = call(_tiny(small_pm, gpu))
+    assert gpu.launched == {kernel: 1}
+    as_lists = (lambda x: [a.tolist() for a in x]) if isinstance(want, tuple) else (lambda x: x.tolist())
+    assert as_lists(got) == as_lists(want)
 
 
 @pytest.mark.parametrize("kind", ["wordle", "jotto", "mastermind"])
 @pytest.mark.parametrize("mode", ["normal", "consistent"])
 def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
-    from gpusolve.kernels import config
+    """The first-pass kernel (one block per start word, grid-stride over them) gives the CPU
+    kernel's exact partition bounds with 1, 2 and 4 guesses left."""
     from test_optimal import random_instance
 
     from gpusolve.search.bounds import first_pass, guess_caps
@@ -55,14 +187,12 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
     answers = np.arange(24, dtype=np.int32)
     rows = pm.answer_rows.astype(np.int32) if mode == "consistent" else np.arange(40, dtype=np.int32)
     caps = guess_caps(guess_table(pm, answers, rows))
+    monkeypatch.setattr(config, "BOUNDS_GPU_BLOCKS", 3)
     for left in (1, 2, 4):
         cpu = first_pass(pm, answers, rows, rows, caps, left, members_only=mode == "consistent")
-        monkeypatch.setattr(config, "BOUNDS_GPU_MIN_ANSWERS", 1)
-        monkeypatch.setattr(config, "BOUNDS_GPU_BLOCKS", 3)  # grid-stride over the start words
-        monkeypatch.setattr(config, "THREADS_PER_BLOCK", 32)
-        pm.backend = CudaBackend()
+        pm.backend = Launches()
         gpu = first_pass(pm, answers, rows, rows, caps, left, members_only=mode == "consistent")
+        assert pm.backend.launched == {"start_bounds": 1}
         pm.backend = CpuBackend()
-        monkeypatch.undo()
         assert gpu.totals.tolist() == cpu.totals.tolist()
         assert gpu.buckets.tolist() == cpu.buckets.tolist()

@@ -226,23 +226,6 @@ def test_flat_first_pass_equals_set_bounds_and_oracle(small_pm, seed, n_answers,
 
 
 @pytest.mark.cuda
-def test_first_pass_cuda_equals_cpu(small_pm, monkeypatch):
-    from gpusolve.kernels import config
-
-    from gpusolve.core.backend import CudaBackend
-    from gpusolve.search.presets import _Square, gpu_set_bounds
-
-    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)  # fewer threads than sets: grid-stride
-    for seed, more in ((3, 2), (16, 3), (29, 4)):
-        pm, sets = _alike_instance(small_pm, seed, 12)
-        cpu = _first_pass(k.set_bounds, pm, sets, more)
-        pm.backend = CudaBackend()
-        gpu = gpu_set_bounds(pm, _Square(pm), sets, more)
-        assert [a.tolist() for a in gpu] == [a.tolist() for a in cpu]
-
-
-@pytest.mark.cuda
 def test_cli_preset_search_cuda_equals_cpu(monkeypatch, tmp_path):
     from gpusolve.kernels import config
 

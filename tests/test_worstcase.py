@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from gpusolve.kernels import config
 from gpusolve.kernels import worstcase_cpu as k
+from gpusolve.kernels.stats import BRANCHES, MAX
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from tinygames import tiny_pm
@@ -171,8 +172,7 @@ def test_size_caps_are_necessary(small_pm, inst, left, data):
     brute = Brute(pm)
     n = pm.shape[1]
     members = np.arange(n, dtype=np.int32)
-    table = np.empty((pm.shape[0], 2), np.int64)
-    k.pool_stats(pm.codes, np.arange(pm.shape[0], dtype=np.int32), members, 243, table)
+    table = CpuBackend().set_stats(pm.codes, np.arange(pm.shape[0]), members, 243, SOLVED, (MAX, BRANCHES))
     most = int(table[:, 1].max())
     sub = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
     if brute.depth(frozenset(sub)) <= left:
@@ -194,7 +194,7 @@ def test_solve3_returns_a_working_guess_or_none_exists(small_pm, inst):
     assume(n >= 3)  # the search settles sets of 1 or 2 before
     members = np.arange(n, dtype=np.int32)
     s = _search(pm, "normal", None, 10**9, 0)
-    order, most = k.node_order(s.codes, s.guesses, members, 3, 243)
+    order, most = k.node_order(s.codes, s.guesses, members, 3, 243, SOLVED)
     row = k.solve3(s.codes, s.guesses, members, order, most, 243, SOLVED, s.pc, s.budget)
     if row >= 0:
         assert all(len(b) <= 2 or brute.separable(b) for b in brute.buckets(row, frozenset(range(n))))
@@ -240,22 +240,9 @@ def test_cli_tree_file_passes_verify(tmp_path):
 
 
 @pytest.mark.cuda
-def test_cuda_stats_equal_the_cpu_kernel(small_pm):
-    cols = np.arange(0, 2309, 97, dtype=np.int32)
-    pm_cpu = tiny_pm(small_pm, (cols.tolist(), list(range(0, 2309, 37))), CpuBackend())
-    pm_gpu = tiny_pm(small_pm, (cols.tolist(), list(range(0, 2309, 37))), CudaBackend())
-    members = np.arange(0, pm_cpu.shape[1], 2, dtype=np.int32)
-    want = np.empty((pm_cpu.shape[0], 2), np.int64)
-    k.pool_stats(pm_cpu.codes, np.arange(pm_cpu.shape[0], dtype=np.int32), members, 243, want)
-    for pm in (pm_cpu, pm_gpu):
-        s = _search(pm, "normal", None, 10**9)
-        biggest, branches = s.stats(members, s.guesses)
-        assert biggest.tolist() == want[:, 0].tolist() and branches.tolist() == want[:, 1].tolist()
-
-
-@pytest.mark.cuda
 def test_cuda_search_equals_cpu(small_pm, monkeypatch):
     monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 16)  # the simulator is slow: few launches
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 16)
     answers = list(range(100, 124))
     cpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CpuBackend()))
     gpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CudaBackend()))
@@ -266,6 +253,7 @@ def test_cuda_search_equals_cpu(small_pm, monkeypatch):
 @pytest.mark.cuda
 def test_cli_worst_case_backend_cuda_equals_cpu(monkeypatch, tmp_path):
     monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 12)
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 12)
     runner = CliRunner()
     out = {}
     for backend in ("cpu", "cuda"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.util import find_spec
 
 import numpy as np
@@ -35,8 +36,55 @@ def cuda_status() -> tuple[bool, str]:
     return True, "a CUDA GPU and CuPy are present"
 
 
+def stats_dtype(columns: np.ndarray, most: int) -> np.dtype:
+    """Return the dtype of a stats table: int32 unless a column may exceed it (the fixed-point
+    sums, or squares of sets over 46,340 answers)."""
+    from ..kernels.stats import SUM_INVERSE, SUM_NLOGN, SUM_SQUARES
+
+    wide = {SUM_NLOGN, SUM_INVERSE} | ({SUM_SQUARES} if most > 46_340 else set())
+    return np.dtype(np.int64 if wide & set(columns.tolist()) else np.int32)
+
+
+@lru_cache(maxsize=8)
+def _tables(size: int) -> tuple[np.ndarray, np.ndarray]:
+    from ..kernels.stats import inverse_table, nlogn_table
+
+    return nlogn_table(size), inverse_table(size)
+
+
+def stats_tables(most: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (n log2 n, 1 / n) fixed-point tables covering buckets of up to ``most`` answers."""
+    return _tables(1 << max(most, 1).bit_length())
+
+
+def _stats_call(rows, flat, starts, columns) -> tuple:
+    """Return the arguments as contiguous arrays, the largest set and the table's dtype."""
+    rows = np.ascontiguousarray(rows, np.int32)
+    flat = np.ascontiguousarray(flat, np.int32)
+    starts = np.ascontiguousarray(starts, np.int64)
+    columns = np.ascontiguousarray(columns, np.int64)
+    most = int(np.diff(starts).max(initial=0))
+    return rows, flat, starts, columns, most, stats_dtype(columns, most)
+
+
+class Backend:
+    """What every backend offers besides its kernels."""
+
+    name = "?"
+
+    def offloads(self, answers: int, n_patterns: int) -> bool:
+        """Return whether a reply-statistics call over ``answers`` answers in all runs on a GPU."""
+        return False
+
+    def set_stats(self, codes: np.ndarray, rows: np.ndarray, members: np.ndarray, n_patterns: int,
+                  solved: int, columns) -> np.ndarray:
+        """Return ``reply_stats`` of one answer set: [guess, column]."""
+        starts = np.array([0, len(members)], np.int64)
+        return self.reply_stats(codes, rows, members, starts, n_patterns, solved, columns)[0]
+
+
 @dataclass
-class CpuBackend:
+class CpuBackend(Backend):
     """Numba kernels on all CPU cores."""
 
     name: str = "cpu"
@@ -52,17 +100,18 @@ class CpuBackend:
         cpu.fill_pattern_matrix(kind, guesses, answers, colours, out, numba.get_num_threads())
         return out
 
-    def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
-                        n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
-        """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
+    def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
+                    n_patterns: int, solved: int, columns) -> np.ndarray:
+        """Return [set, guess, column]: statistic ``columns[c]`` (``kernels.stats``) of guess row
+        ``rows[i]`` over answer set s = ``flat[starts[s]:starts[s + 1]]``."""
         import numba
 
-        from ..kernels import patterns_cpu as cpu
-        from ..kernels.stats import N_STATS
+        from ..kernels import histogram_cpu
 
-        out = np.empty((len(guess_rows), N_STATS), dtype=np.int64)
-        cpu.partition_stats(matrix, guess_rows, answers, n_patterns, nlogn, inverse, out,
-                           numba.get_num_threads())
+        rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
+        out = np.empty((len(starts) - 1, len(rows), len(columns)), dtype)
+        histogram_cpu.reply_stats(np.ascontiguousarray(codes), rows, flat, starts, n_patterns, solved,
+                                  *stats_tables(most), columns, out, numba.get_num_threads())
         return out
 
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
@@ -80,14 +129,67 @@ class CpuBackend:
 
 
 @dataclass
-class CudaBackend:
-    """Numba.cuda kernels on device arrays from ``xp`` (CuPy; numba's own arrays in tests)."""
+class CudaBackend(Backend):
+    """Numba.cuda kernels on device arrays from ``xp`` (CuPy; numba's own arrays in tests).
+
+    Every GPU launch of gpusolve goes through here: ``launch`` runs a kernel with its host
+    arguments copied to the device, ``resident`` keeps the pattern matrix on the device,
+    ``empty`` / ``to_host`` allocate and read back outputs. ``min_answers`` (default
+    ``config.GPU_MIN_ANSWERS``) is the least work a reply-statistics call sends to the GPU.
+    """
 
     name: str = "cuda"
-    _device_matrix: tuple = field(default=(None, None), repr=False)
+    min_answers: int | None = None
+    _resident: tuple = field(default=(None, None), repr=False)
 
     def __post_init__(self) -> None:
         self.xp = _device_array_module()
+        self.cpu = CpuBackend()
+
+    def to_device(self, array: np.ndarray):
+        """Return a device copy of ``array``."""
+        return self.xp.to_device(array)
+
+    def resident(self, array: np.ndarray):
+        """Return a device copy of ``array`` kept while the same array is passed (the pattern
+        matrix: copied once, not per launch); the array must not change meanwhile."""
+        host, device = self._resident
+        if host is not array:
+            device = self.xp.to_device(array)
+            self._resident = (array, device)
+        return device
+
+    def empty(self, shape, dtype):
+        """Return an uninitialised device array."""
+        return self.xp.empty(shape, dtype)
+
+    def to_host(self, array) -> np.ndarray:
+        """Return a host copy of a device array."""
+        return self.xp.to_host(array)
+
+    @staticmethod
+    def blocks(items: int, per_thread: bool = False) -> int:
+        """Return the blocks of a one-dimensional launch over ``items`` (one block, or one
+        thread, per item; kernels stride over the rest)."""
+        from ..kernels import config
+
+        per_block = config.THREADS_PER_BLOCK if per_thread else 1
+        return max(1, min(65535, -(-items // per_block)))
+
+    def launch(self, kernel, blocks, *args, threads=None) -> None:
+        """Run ``kernel[blocks, threads](*args)`` (threads: ``config.THREADS_PER_BLOCK``), host
+        arrays among ``args`` copied to the device first."""
+        from ..kernels import config
+
+        threads = config.THREADS_PER_BLOCK if threads is None else threads
+        kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
+
+    def offloads(self, answers: int, n_patterns: int) -> bool:
+        """Return whether a reply-statistics call over ``answers`` answers in all runs on the GPU."""
+        from ..kernels import config
+
+        least = config.GPU_MIN_ANSWERS if self.min_answers is None else self.min_answers
+        return answers >= least and n_patterns <= config.MAX_PATTERNS
 
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
@@ -95,51 +197,37 @@ class CudaBackend:
         from ..kernels import config
         from ..kernels import patterns_cuda as cuda
 
-        out = self.xp.empty((len(guesses), len(answers)), dtype)
+        out = self.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
-        cuda.fill_pattern_matrix[blocks, config.TILE](
-            kind, self.xp.to_device(guesses), self.xp.to_device(answers), colours, out
-        )
-        return self.xp.to_host(out)
+        self.launch(cuda.fill_pattern_matrix, blocks, kind, guesses, answers, colours, out,
+                    threads=config.TILE)
+        return self.to_host(out)
 
-    def partition_stats(self, matrix: np.ndarray, guess_rows: np.ndarray, answers: np.ndarray,
-                        n_patterns: int, nlogn: np.ndarray, inverse: np.ndarray) -> np.ndarray:
-        """Return the int64 (len(guess_rows), N_STATS) partition statistics over ``answers``."""
-        from ..kernels import config
-        from ..kernels import patterns_cuda as cuda
-        from ..kernels.stats import N_STATS
+    def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
+                    n_patterns: int, solved: int, columns) -> np.ndarray:
+        """Return ``CpuBackend.reply_stats``'s table: one launch of the histogram kernel when the
+        call ``offloads``, the CPU twin otherwise."""
+        from ..kernels import histogram_cuda
 
-        if n_patterns > cuda.MAX_PATTERNS:
-            raise GpusolveError(f"the CUDA backend handles at most {cuda.MAX_PATTERNS} replies")
-        xp = self.xp
-        out = xp.empty((len(guess_rows), N_STATS), np.int64)
-        blocks = max(1, min(len(guess_rows), 65535))
-        cuda.partition_stats[blocks, config.THREADS_PER_BLOCK](
-            self._on_device(matrix), xp.to_device(guess_rows), xp.to_device(answers),
-            n_patterns, xp.to_device(nlogn), xp.to_device(inverse), out,
-        )
-        return xp.to_host(out)
+        if not self.offloads(len(flat), n_patterns) or not len(rows) or len(starts) < 2:
+            return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
+        rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
+        out = self.empty((len(starts) - 1, len(rows), len(columns)), dtype)
+        blocks = self.blocks((len(starts) - 1) * len(rows))
+        self.launch(histogram_cuda.reply_stats, blocks, self.resident(codes), rows, flat, starts,
+                    n_patterns, solved, *stats_tables(most), columns, out)
+        return self.to_host(out)
 
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
-        from ..kernels import config, war_cuda
+        from ..kernels import war_cuda
 
-        lengths = self.xp.empty(count, np.int32)
-        outcomes = self.xp.empty(count, np.int8)
-        blocks = max(1, min(65535, -(-count // config.THREADS_PER_BLOCK)))
-        war_cuda.play_games[blocks, config.THREADS_PER_BLOCK](
-            np.uint64(key), first, ranks, suits, down, cap, lengths, outcomes
-        )
-        return self.xp.to_host(lengths), self.xp.to_host(outcomes)
-
-    def _on_device(self, matrix: np.ndarray):
-        """Return a device copy of ``matrix``, kept while the same matrix is used."""
-        host, device = self._device_matrix
-        if host is not matrix:
-            device = self.xp.to_device(matrix)
-            self._device_matrix = (matrix, device)
-        return device
+        lengths = self.empty(count, np.int32)
+        outcomes = self.empty(count, np.int8)
+        self.launch(war_cuda.play_games, self.blocks(count, per_thread=True), np.uint64(key), first, ranks,
+                    suits, down, cap, lengths, outcomes)
+        return self.to_host(lengths), self.to_host(outcomes)
 
 
 class _CupyArrays:

@@ -16,9 +16,12 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import absurdle_cpu as k
+from ..kernels.stats import BRANCHES, KEPT, KEPT_REPLY
 
 ZOBRIST_SEED = 20_220_310
 """Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
+SCORES = (KEPT, KEPT_REPLY, BRANCHES)
+"""The reply statistics that score a guess: the kept bucket's size and reply, the branches."""
 DEFAULT_BUDGET = 2_000_000_000
 """Answer sets a search may examine before giving up (then nothing is claimed)."""
 
@@ -133,19 +136,14 @@ class _Search:
                                 "raise --budget")
 
     def _on_gpu(self, answers: int) -> bool:
-        from ..kernels import config
-
-        return self.pm.backend.name == "cuda" and answers >= config.ABSURDLE_GPU_MIN_ANSWERS
+        return self.pm.backend.offloads(answers, self.n_patterns)
 
     def scores(self, flat: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return int32 (kept size, kept reply, branches) [set, guess] for each set."""
-        shape = (len(starts) - 1, len(self.guesses))
-        if self._on_gpu(len(flat)):
-            return gpu_kept_scores(self.pm, self.guesses, flat, starts)
-        kept, reply, branches = (np.empty(shape, np.int32) for _ in range(3))
-        k.kept_scores(self.codes, self.guesses, flat, starts, self.n_patterns, self.solved, kept, reply,
-                      branches, self.threads)
-        return kept, reply, branches
+        """Return int32 (kept size, kept reply, branches) [set, guess] for each set (the backend's
+        reply statistics: one GPU launch for large batches on CUDA, all cores on the CPU)."""
+        table = self.pm.backend.reply_stats(self.codes, self.guesses, flat, starts, self.n_patterns,
+                                            self.solved, SCORES)
+        return tuple(np.ascontiguousarray(table[..., c], np.int32) for c in range(len(SCORES)))
 
     def reducible2(self, flat: np.ndarray, starts: np.ndarray) -> np.ndarray:
         """Return (g2, g3) per set: guess positions bringing it to one answer, or (-1, -1)."""
@@ -221,20 +219,3 @@ class _Search:
                     return [int(picks[c]), int(g2)] + ([int(g3)] if g3 >= 0 else [])
                 self.failed[int(keys[c])] = max(self.failed.get(int(keys[c]), 0), 2)
         return None
-
-
-def gpu_kept_scores(pm: PatternMatrix, guesses: np.ndarray, flat: np.ndarray, starts: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return int32 (kept size, kept reply, branches) [set, guess], computed in one launch."""
-    from ..kernels import absurdle_cuda, config
-
-    if pm.game.n_patterns > absurdle_cuda.MAX_PATTERNS:
-        raise GpusolveError(f"the CUDA backend handles at most {absurdle_cuda.MAX_PATTERNS} replies")
-    xp = pm.backend.xp
-    shape = (len(starts) - 1, len(guesses))
-    kept, reply, branches = (xp.empty(shape, np.int32) for _ in range(3))
-    blocks = max(1, min(shape[0] * shape[1], 65535))
-    absurdle_cuda.kept_scores[blocks, config.THREADS_PER_BLOCK](
-        pm.backend._on_device(pm.codes), xp.to_device(guesses), xp.to_device(flat),
-        xp.to_device(starts), pm.game.n_patterns, pm.game.solved, kept, reply, branches)
-    return xp.to_host(kept), xp.to_host(reply), xp.to_host(branches)

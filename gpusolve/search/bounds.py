@@ -51,10 +51,9 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     bound reaches it. ``replies``: ``answer_replies(pm, answers, rows)``, when the caller keeps it;
     ``pair_max`` tunes the kernel (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
     """
-    from ..kernels import config
     from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
 
-    if pm.backend.name == "cuda" and len(answers) >= config.BOUNDS_GPU_MIN_ANSWERS and len(starts):
+    if pm.backend.name == "cuda" and len(starts) and pm.backend.offloads(len(answers), pm.game.n_patterns):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
@@ -77,17 +76,16 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     """Return the exact first-pass bounds computed on the GPU (one block per start word)."""
     from ..kernels import bounds_cuda, config
 
-    xp = pm.backend.xp
+    gpu = pm.backend
     npat = pm.game.n_patterns
     blocks = max(1, min(len(starts), config.BOUNDS_GPU_BLOCKS))
-    on = [xp.to_device(np.ascontiguousarray(a, np.int32)) for a in (answers, starts, rows, pm.answer_rows)]
-    buckets = xp.empty((len(starts), npat), np.int64)
-    totals = xp.empty(len(starts), np.int64)
-    perm = xp.empty(blocks * len(answers), np.int32)
-    bounds_cuda.start_bounds[blocks, config.THREADS_PER_BLOCK](
-        pm.backend._on_device(pm.codes), on[0], on[1], on[2], pm.game.solved, npat, left, members_only, on[3],
-        perm, buckets, totals)
-    return FirstPass(np.asarray(starts), xp.to_host(totals), xp.to_host(buckets), INF)
+    buckets = gpu.empty((len(starts), npat), np.int64)
+    totals = gpu.empty(len(starts), np.int64)
+    perm = gpu.empty(blocks * len(answers), np.int32)
+    int32 = [np.ascontiguousarray(a, np.int32) for a in (answers, starts, rows, pm.answer_rows)]
+    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), *int32[:3], pm.game.solved, npat,
+               left, members_only, int32[3], perm, buckets, totals)
+    return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:

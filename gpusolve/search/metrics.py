@@ -13,13 +13,12 @@ from ..core.words import Word
 from ..kernels.stats import (
     BRANCHES,
     MAX,
+    N_STATS,
     SCALE,
     SINGLETONS,
     SUM_INVERSE,
     SUM_NLOGN,
     SUM_SQUARES,
-    inverse_table,
-    nlogn_table,
 )
 
 METRICS = {
@@ -82,10 +81,8 @@ def partition_table(pm: PatternMatrix, answers: np.ndarray | None = None,
     n_answers = pm.shape[1]
     answers = np.arange(n_answers, dtype=np.int32) if answers is None else answers.astype(np.int32)
     rows = np.arange(pm.shape[0], dtype=np.int32) if guess_rows is None else guess_rows.astype(np.int32)
-    n = max(len(answers), 1)
-    table = pm.backend.partition_stats(
-        pm.codes, rows, answers, pm.game.n_patterns, nlogn_table(n), inverse_table(n)
-    )
+    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
+                                 np.arange(N_STATS)).astype(np.int64)
     # A guess that may itself be the answer has a solved branch of one: a first-guess win,
     # not a second-guess one, so it leaves the win counts (it stays a branch).
     solved = np.isin(rows, pm.answer_rows[answers])

@@ -295,27 +295,14 @@ class _Context:
 
 def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
-    of the guess ``rows`` over the answer columns ``answers``: one GPU launch for large sets
-    on the CUDA backend, the CPU kernel otherwise (the same numbers either way)."""
-    from ..kernels import config
-    from ..kernels.optimal_cpu import guess_bounds
+    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
+    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
+    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
 
-    answers = np.ascontiguousarray(answers, np.int32)
-    rows = np.ascontiguousarray(rows, np.int32)
-    out = np.zeros((len(rows), 3), np.int64)
-    if pm.backend.name == "cuda" and len(answers) >= config.OPTIMAL_GPU_MIN_ANSWERS and len(rows):
-        from ..kernels import optimal_cuda
-
-        xp = pm.backend.xp
-        dev = xp.empty((len(rows), 3), np.int64)
-        blocks = max(1, min(len(rows), 65535))
-        optimal_cuda.guess_bounds[blocks, config.THREADS_PER_BLOCK](
-            pm.backend._on_device(pm.codes), xp.to_device(answers), xp.to_device(rows),
-            pm.game.solved, pm.game.n_patterns, dev)
-        return xp.to_host(dev)
-    guess_bounds(np.ascontiguousarray(pm.codes), answers, rows, pm.answer_rows, pm.game.solved,
-                 pm.game.n_patterns, out)
-    return out
+    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
+                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
+    table[:, 1] = table[:, 1] > 0
+    return table
 
 
 FIRST_PASS_MIN_ANSWERS = 256

@@ -234,19 +234,7 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     sets = np.ascontiguousarray(rows[sets])
     sq = _Square(pm)
     threads = numba.get_num_threads()
-    bounds = np.empty(len(sets))
-    wins = np.empty(len(sets), dtype=np.bool_)
-    biggest = np.empty(len(sets), dtype=np.int32)
-    if pm.backend.name == "cuda" and len(sets):
-        bounds, wins, biggest = gpu_set_bounds(pm, sq, sets, max_guesses - n_words)
-    else:
-        step = 256 * threads
-        for lo in range(0, len(sets), step):  # in steps: progress, and Ctrl-C between them
-            hi = min(len(sets), lo + step)
-            k.set_bounds(sq.codes, sq.square, sets[lo:hi], sq.answer_rows, sq.n_patterns,
-                         max_guesses - n_words, bounds[lo:hi], wins[lo:hi], biggest[lo:hi], threads)
-            if progress:
-                progress("bounds", hi, len(sets))
+    bounds, wins, _ = first_pass(pm, sq, sets, max_guesses - n_words, progress)
     n = len(pm.answers)
     exact: dict[int, float] = {}
 
@@ -287,10 +275,31 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     )
 
 
+def first_pass(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int, progress=None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (lower bound on the total score, always wins, largest bin) of every preset set
+    (rows of ``sets``) with ``more`` guesses after the presets: one GPU thread per set on the
+    CUDA backend, all cores on the CPU in steps that ``progress`` hears of (the same numbers)."""
+    if pm.backend.name == "cuda" and len(sets):
+        return gpu_set_bounds(pm, sq, sets, more)
+    bounds = np.empty(len(sets))
+    wins = np.empty(len(sets), dtype=np.bool_)
+    biggest = np.empty(len(sets), dtype=np.int32)
+    threads = numba.get_num_threads()
+    step = 256 * threads
+    for lo in range(0, len(sets), step):  # in steps: progress, and Ctrl-C between them
+        hi = min(len(sets), lo + step)
+        k.set_bounds(sq.codes, sq.square, sets[lo:hi], sq.answer_rows, sq.n_patterns, more,
+                     bounds[lo:hi], wins[lo:hi], biggest[lo:hi], threads)
+        if progress:
+            progress("bounds", hi, len(sets))
+    return bounds, wins, biggest
+
+
 def gpu_set_bounds(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return (lower bound on the total score, always wins, largest bin) of every preset set
-    (rows of ``sets``), one GPU thread per set: the numbers ``presets_cpu.set_bounds`` gives."""
+    """Return ``first_pass`` of every preset set, one GPU thread per set: the numbers
+    ``presets_cpu.set_bounds`` gives."""
     from ..kernels import config, preset_bounds, presets_cuda
 
     n = len(pm.answers)
@@ -299,17 +308,15 @@ def gpu_set_bounds(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int
     if more > preset_bounds.MAX_LEVELS + 1:
         raise GpusolveError(f"the GPU preset kernel handles at most {preset_bounds.MAX_LEVELS + 1} "
                             "guesses after the presets; use --backend cpu")
-    xp = pm.backend.xp
-    tpb = config.THREADS_PER_BLOCK
-    blocks = max(1, min(-(-len(sets) // tpb), -(-config.PRESET_GPU_THREADS // tpb)))
-    threads = blocks * tpb
-    keys = xp.empty((threads, n), np.int64)
-    buf = xp.empty((threads, max(1, more) * n), np.int32)
-    seen = xp.empty((threads, pm.game.n_patterns), np.int64)
-    bounds = xp.empty(len(sets), np.float64)
-    wins = xp.empty(len(sets), np.uint8)
-    biggest = xp.empty(len(sets), np.int32)
-    presets_cuda.set_bounds[blocks, tpb](
-        pm.backend._on_device(sq.codes), xp.to_device(sq.square), xp.to_device(sets),
-        xp.to_device(sq.answer_rows), pm.game.n_patterns, more, keys, buf, seen, bounds, wins, biggest)
-    return xp.to_host(bounds), xp.to_host(wins).astype(np.bool_), xp.to_host(biggest)
+    gpu = pm.backend
+    blocks = gpu.blocks(min(len(sets), config.PRESET_GPU_THREADS), per_thread=True)
+    threads = blocks * config.THREADS_PER_BLOCK
+    keys = gpu.empty((threads, n), np.int64)
+    buf = gpu.empty((threads, max(1, more) * n), np.int32)
+    seen = gpu.empty((threads, pm.game.n_patterns), np.int64)
+    bounds = gpu.empty(len(sets), np.float64)
+    wins = gpu.empty(len(sets), np.uint8)
+    biggest = gpu.empty(len(sets), np.int32)
+    gpu.launch(presets_cuda.set_bounds, blocks, gpu.resident(sq.codes), sq.square, sets, sq.answer_rows,
+               pm.game.n_patterns, more, keys, buf, seen, bounds, wins, biggest)
+    return gpu.to_host(bounds), gpu.to_host(wins).astype(np.bool_), gpu.to_host(biggest)

@@ -21,7 +21,7 @@ from ..core.trees import Node, Tree, scores
 from ..core.words import Word
 from ..kernels import config
 from ..kernels import worstcase_cpu as k
-from ..kernels.stats import BRANCHES, MAX, inverse_table, nlogn_table
+from ..kernels.stats import BRANCHES, MAX
 
 ZOBRIST_SEED = 1_955_2022
 DEFAULT_BUDGET = 2_000_000_000
@@ -87,10 +87,9 @@ class _Search:
     def stats(self, members: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (largest bucket, branches) of every pool guess over ``members``: one launch
         on the CUDA backend, all cores on the CPU (the backend's partition statistics)."""
-        n = len(members)
-        table = self.pm.backend.partition_stats(self.codes, pool, members, self.n_patterns,
-                                                nlogn_table(n), inverse_table(n))
-        return np.ascontiguousarray(table[:, MAX]), np.ascontiguousarray(table[:, BRANCHES])
+        table = self.pm.backend.set_stats(self.codes, pool, members, self.n_patterns, self.solved,
+                                          (MAX, BRANCHES))
+        return np.ascontiguousarray(table[:, 0], np.int64), np.ascontiguousarray(table[:, 1], np.int64)
 
     def order(self, members: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, int]:
         """Return (pool, candidate positions in it, most branches) for a node with ``depth`` left.
@@ -105,7 +104,7 @@ class _Search:
         pool = self.pool(members)
         n = len(members)
         if n < self.large:
-            order, most = k.node_order(self.codes, pool, members, depth, self.n_patterns)
+            order, most = k.node_order(self.codes, pool, members, depth, self.n_patterns, self.solved)
             return pool, order, int(most)
         if depth == 3 and self.fast3:
             order, most = self.whole_order

@@ -1,0 +1,135 @@
+"""CPU twin (numba) of the reply-histogram kernel ``histogram_cuda.reply_stats``.
+
+For guess row ``rows[i]`` and answer set s = ``flat[starts[s]:starts[s + 1]]`` (answer
+columns of ``codes``), the answers are counted by reply and the buckets reduced to the
+statistics of ``kernels.stats`` (largest bucket, sums over buckets, the bucket Absurdle's
+replier keeps, ...). ``row_stats`` does one (guess, set) pair and is also the inner step of
+searches that score guesses inside compiled code (Absurdle's ``reducible2``, the worst-case
+node order).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .stats import (
+    BRANCHES,
+    KEPT,
+    KEPT_REPLY,
+    MAX,
+    N_STATS,
+    SINGLETONS,
+    SOLVED,
+    SUM_INVERSE,
+    SUM_NLOGN,
+    SUM_SQUARES,
+    SUMS,
+)
+
+
+@njit(cache=True, inline="always")
+def _bucket(h, nlogn, inverse, acc):
+    """Add a non-empty bucket of ``h`` answers to the SUMS columns of ``acc``."""
+    acc[SUM_SQUARES] += h * h
+    acc[SUM_NLOGN] += nlogn[h]
+    acc[SINGLETONS] += h == 1
+    acc[SUM_INVERSE] += inverse[h]
+
+
+@njit(cache=True)
+def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hist, acc):
+    """Fill ``acc[:N_STATS]`` with the statistics of the buckets of ``members[lo:hi]`` under one
+    guess (its matrix ``row``); the SUMS columns only when ``sums`` (else left 0).
+
+    ``hist`` is int32 scratch (4, n_patterns), all zero, left zero: four interleaved counts
+    for large sets (a run of one reply would otherwise wait on its own previous increment);
+    small sets are counted and reduced member by member.
+    """
+    for c in range(N_STATS):
+        acc[c] = 0
+    size = 0
+    reply = solved
+    branches = 0
+    at_solved = 0
+    if hi - lo < n_patterns:
+        for i in range(lo, hi):
+            hist[0, row[members[i]]] += 1
+        for i in range(lo, hi):
+            c = row[members[i]]
+            h = np.int64(hist[0, c])
+            if h:
+                hist[0, c] = 0
+                branches += 1
+                if sums:
+                    _bucket(h, nlogn, inverse, acc)
+                if c == solved:
+                    at_solved = h
+                elif h > size or (h == size and c < reply):
+                    size = h
+                    reply = c
+    else:
+        top = hi - (hi - lo) % 4
+        for i in range(lo, top, 4):
+            hist[0, row[members[i]]] += 1
+            hist[1, row[members[i + 1]]] += 1
+            hist[2, row[members[i + 2]]] += 1
+            hist[3, row[members[i + 3]]] += 1
+        for i in range(top, hi):
+            hist[0, row[members[i]]] += 1
+        at_solved = np.int64(hist[0, solved] + hist[1, solved] + hist[2, solved] + hist[3, solved])
+        hist[0, solved] = 0
+        hist[1, solved] = 0
+        hist[2, solved] = 0
+        hist[3, solved] = 0
+        if at_solved:
+            branches += 1
+            if sums:
+                _bucket(at_solved, nlogn, inverse, acc)
+        for p in range(n_patterns):  # branch-free but for a new largest bucket (and sums)
+            h = np.int64(hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p])
+            branches += h > 0
+            hist[0, p] = 0
+            hist[1, p] = 0
+            hist[2, p] = 0
+            hist[3, p] = 0
+            if sums and h:
+                _bucket(h, nlogn, inverse, acc)
+            if h > size:
+                size = h
+                reply = p
+    acc[MAX] = max(size, at_solved)
+    acc[BRANCHES] = branches
+    acc[SOLVED] = at_solved
+    acc[KEPT] = size
+    acc[KEPT_REPLY] = reply
+
+
+@njit(cache=True)
+def wants_sums(columns):
+    """Return whether any of ``columns`` is one of the SUMS columns."""
+    for c in columns:
+        for s in SUMS:
+            if c == s:
+                return True
+    return False
+
+
+@njit(parallel=True, cache=True)
+def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out, threads):
+    """Fill ``out[s, i, c]`` with statistic ``columns[c]`` of guess ``rows[i]`` over set s.
+
+    Work is split in ``threads`` chunks of (set, guess) pairs (pass ``numba.get_num_threads()``).
+    """
+    nr = rows.shape[0]
+    total = (starts.shape[0] - 1) * nr
+    chunk = (total + threads - 1) // threads
+    sums = wants_sums(columns)
+    for t in prange(threads):
+        hist = np.zeros((4, n_patterns), np.int32)
+        acc = np.zeros(N_STATS, np.int64)
+        for job in range(t * chunk, min(total, (t + 1) * chunk)):
+            s = job // nr
+            i = job - s * nr
+            row_stats(codes[rows[i]], flat, starts[s], starts[s + 1], n_patterns, solved, sums, nlogn,
+                      inverse, hist, acc)
+            for c in range(columns.shape[0]):
+                out[s, i, c] = acc[columns[c]]
