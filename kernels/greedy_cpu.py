@@ -17,8 +17,8 @@ some exact ties; nothing is pruned there.
 
 A guess that leaves every answer of a node in one branch makes no progress and is never
 chosen. Modes: ``NORMAL`` (any guess; free guesses only where ``free_min < n <= free_max``, else
-the node's answers), ``HARD`` (the same, the free pool filtered by the NYT hard-mode rule
-along the path) and ``CONSISTENT`` (the node's answers, in answer order).
+the node's answers), ``HARD`` (the same, the free pool filtered by the hard-mode rule of
+``kernels.hardmode`` along the path) and ``CONSISTENT`` (the node's answers, in answer order).
 
 Every kernel reads the reply codes answer-major, ``mat[answer, guess]`` (the pattern matrix
 transposed): a scan over guesses in ascending order then reuses each cache line of each
@@ -35,10 +35,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .replies import SCRATCH, WORDLE
-from .replies import reply_code as _reply_code
-
-reply_code = njit(cache=True, inline="always")(_reply_code)
+from .hardmode import SCRATCH
+from .hardmode_cpu import hard_filter
 
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 SUM, KMAX, SEED_EXPECTATION, SEED_ENTROPY = 0, 1, 2, 3
@@ -249,53 +247,7 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
 
 
 @njit(cache=True)
-def hard_filter(enc, kind, colours, src, n_src, dst, previous, code):
-    """Write to ``dst`` the rows of ``src[:n_src]`` that hard mode allows after ``previous`` got
-    ``code``; return how many. Wordle: NYT rule; other games: the guess would give that reply."""
-    length = enc.shape[1]
-    count = 0
-    if kind == WORDLE:
-        green = np.zeros(length, np.bool_)
-        need = np.zeros(SCRATCH, np.int64)
-        rest = code
-        for i in range(length - 1, -1, -1):
-            digit = rest % 3
-            rest //= 3
-            green[i] = digit == 2
-            if digit > 0:
-                need[enc[previous, i]] += 1
-        for s in range(n_src):
-            g = src[s]
-            ok = True
-            for i in range(length):
-                if green[i] and enc[g, i] != enc[previous, i]:
-                    ok = False
-                    break
-            if ok:
-                for i in range(length):
-                    letter = enc[previous, i]
-                    if need[letter] > 0:
-                        have = 0
-                        for j in range(length):
-                            have += enc[g, j] == letter
-                        if have < need[letter]:
-                            ok = False
-                            break
-            if ok:
-                dst[count] = g
-                count += 1
-        return count
-    counts = np.zeros(SCRATCH, np.int32)
-    for s in range(n_src):
-        g = src[s]
-        if reply_code(kind, enc, previous, enc, g, length, colours, counts) == code:
-            dst[count] = g
-            count += 1
-    return count
-
-
-@njit(cache=True)
-def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
+def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
               start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
               exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, scores, write):
     """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
@@ -328,12 +280,15 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
     lvl_off = np.zeros(levels + 1, np.int64)
     lvl_len = np.zeros(levels + 1, np.int64)
     pools = np.empty(0, np.int64)
+    length = enc.shape[1]
+    scratch = np.zeros(SCRATCH, np.int64)
     if mode == HARD and n > free_min:
         pools = np.empty(4 * n_guesses, np.int64)
         m = n_guesses
         pools[:m] = all_rows
         for i in range(path_guess.shape[0]):
-            m = hard_filter(enc, kind, colours, pools, m, pools, path_guess[i], path_reply[i])
+            m = hard_filter(kind, length, colours, enc, counts, pools, m, path_guess[i], path_reply[i], pools,
+                            scratch)
         lvl_off[depth0] = 0
         lvl_len[depth0] = m
     sp = 0
@@ -371,8 +326,8 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
                 bigger[:off] = pools[:off]
                 pools = bigger
             lvl_off[d] = off
-            lvl_len[d] = hard_filter(enc, kind, colours, pools[lvl_off[d - 1]:], lvl_len[d - 1],
-                                     pools[off:], st_pguess[sp], reply)
+            lvl_len[d] = hard_filter(kind, length, colours, enc, counts, pools[lvl_off[d - 1]:],
+                                     lvl_len[d - 1], st_pguess[sp], reply, pools[off:], scratch)
         if d == depth0 and start >= 0:
             guess = start
         else:
@@ -429,7 +384,7 @@ def grow_tree(mat, enc, kind, colours, answer_rows, cols_in, path_guess, path_re
 
 
 @njit(parallel=True, cache=True)
-def grow_forest(mat, enc, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
+def grow_forest(mat, enc, counts, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
                 task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
                 exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, out_off, out_count,
@@ -445,7 +400,7 @@ def grow_forest(mat, enc, kind, colours, answer_rows, task_cols, col_off, task_p
             i = thread_tasks[j]
             a = out_off[i]
             out_count[i] = grow_tree(
-                mat, enc, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
+                mat, enc, counts, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
                 task_path_guess[path_off[i]:path_off[i + 1]],
                 task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,

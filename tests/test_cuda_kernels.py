@@ -146,6 +146,11 @@ def _war(pm):
     return pm.backend.war_games(12345, 7, 9, 4, 3, 1, 500)
 
 
+def _hard_mode_rows(pm):
+    moves = [("CRANE", "Y.Y.."), ("LATCH", ".GGGG")]
+    return pm.hard_mode_rows([(w, pm.game.parse_reply(r)) for w, r in moves])
+
+
 def _pattern_matrix(pm):
     return build_codes(pm.game, pm.guesses, pm.answers, pm.backend)
 
@@ -159,6 +164,7 @@ LAUNCH_SITES = {  # every place the library launches a CUDA kernel: (call, kerne
     "presets: first pass": (_preset_first_pass, "set_bounds"),
     "optimal: first-pass bounds of every start word": (_first_pass, "start_bounds"),
     "war: games": (_war, "play_games"),
+    "hard mode: the guesses allowed": (_hard_mode_rows, "allowed"),
 }
 
 

@@ -114,6 +114,19 @@ class CpuBackend(Backend):
                                   *stats_tables(most), columns, out, numba.get_num_threads())
         return out
 
+    def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
+                       moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Return uint8 ``mask[i]``: 1 if hard mode allows guess row ``rows[i]`` after every move
+        (guess row ``moves_g[t]`` got reply ``moves_p[t]``; ``kernels.hardmode``)."""
+        import numba
+
+        from ..kernels import hardmode_cpu
+
+        out = np.empty(len(rows), np.uint8)
+        hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out,
+                             numba.get_num_threads())
+        return out
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
@@ -216,6 +229,16 @@ class CudaBackend(Backend):
         blocks = self.blocks((len(starts) - 1) * len(rows))
         self.launch(histogram_cuda.reply_stats, blocks, self.resident(codes), rows, flat, starts,
                     n_patterns, solved, *stats_tables(most), columns, out)
+        return self.to_host(out)
+
+    def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
+                       moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Return ``CpuBackend.hard_mode_mask``, one GPU thread per guess."""
+        from ..kernels import hardmode_cuda
+
+        out = self.empty(len(rows), np.uint8)
+        self.launch(hardmode_cuda.allowed, self.blocks(len(rows), per_thread=True), kind, length, colours,
+                    letters, counts, moves_g, moves_p, rows, out)
         return self.to_host(out)
 
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,

@@ -6,6 +6,9 @@
   the answer, would have given every reply seen so far.
 * ``consistent`` means the guess must be one of the answers still possible (the seeds'
   "inconsistent guesses prohibited").
+
+``hard_mode_allows`` is the pure-Python oracle of the hard-mode rule; the searches use the
+same rule compiled for the CPU and CUDA (``kernels/hardmode.py``, tested against this one).
 """
 
 from __future__ import annotations

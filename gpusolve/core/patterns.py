@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,29 @@ class PatternMatrix:
     def shape(self) -> tuple[int, int]:
         """Return (number of guesses, number of answers)."""
         return self.codes.shape
+
+    @cached_property
+    def letters(self) -> np.ndarray:
+        """Return the guesses encoded for the kernels (``Game.encode``)."""
+        return self.game.encode(self.guesses)
+
+    @cached_property
+    def letter_counts(self) -> np.ndarray:
+        """Return uint8 ``[guess row, symbol]``: how many times each symbol occurs in each guess."""
+        from ..kernels.hardmode_cpu import letter_counts
+
+        return letter_counts(self.letters, self.game.colours)
+
+    def hard_mode_rows(self, moves: list[tuple[Word, int]]) -> np.ndarray:
+        """Return the guess rows hard mode allows after the (guess, reply code) ``moves``: the
+        compiled rule of ``kernels.hardmode`` on the backend (``core.modes`` is its oracle)."""
+        rows = np.arange(self.shape[0], dtype=np.int32)
+        moves_g = np.array([self.guess_index[w] for w, _ in moves], np.int32)
+        moves_p = np.array([p for _, p in moves], np.int64)
+        g = self.game
+        mask = self.backend.hard_mode_mask(g.kind, g.length, g.colours, self.letters, self.letter_counts,
+                                           moves_g, moves_p, rows)
+        return rows[mask.astype(np.bool_)]
 
 
 def pattern_dtype(game: Game) -> np.dtype:

@@ -110,7 +110,7 @@ class Assistant:
         if self.mode == "consistent":
             return pm.answer_rows[alive]
         if self.mode == "hard" and self.moves:
-            return np.array([i for i, w in enumerate(pm.guesses) if hard_mode_allows(pm.game, w, self.moves)])
+            return pm.hard_mode_rows(self.moves)
         return np.arange(pm.shape[0])
 
     def advice(self) -> Advice:

@@ -157,6 +157,7 @@ class Plan:
 
     mat: np.ndarray
     enc: np.ndarray
+    counts: np.ndarray
     kind: int
     colours: int
     answer_rows: np.ndarray
@@ -177,7 +178,8 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
     game = pm.game
     return Plan(
         mat=answer_major(pm),
-        enc=game.encode(pm.guesses),
+        enc=pm.letters,
+        counts=pm.letter_counts,
         kind=game.kind,
         colours=game.colours,
         answer_rows=pm.answer_rows.astype(np.int64),
@@ -239,7 +241,7 @@ def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
     out = [np.empty(total, np.int64) for _ in range(4)]
     count = np.zeros(len(tasks), np.int64)
     scores = np.zeros((len(tasks), int(sizes.max() + depth0.max() + 2)), np.int64)
-    kernel.grow_forest(plan.mat, plan.enc, plan.kind, plan.colours, plan.answer_rows, task_cols,
+    kernel.grow_forest(plan.mat, plan.enc, plan.counts, plan.kind, plan.colours, plan.answer_rows, task_cols,
                        col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
                        thread_off, plan.mode, plan.free_max, plan.free_min, plan.n_patterns, plan.solved,
                        *plan.metric.args(), *out, out_off, count, scores, write, threads)
