@@ -44,10 +44,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from . import hardmode_cpu
 from .replies import SCRATCH
-from .replies import reply_code as _reply_code
-
-reply_code = njit(cache=True, inline="always")(_reply_code)
 
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 zg1 zg2 glet gcnt genc zob32")
 """The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
@@ -175,50 +173,19 @@ def memo_harvest(mflag, mwork):
     return out
 
 
-RULE = 32
-"""Offset in the scratch array (64 long) of a compiled hard-mode constraint."""
-
-
 @njit(cache=True, nogil=True)
 def hard_rule(params, glet, g, p, scratch):
-    """Compile the hard-mode constraint of guess row ``g`` with reply ``p`` into scratch[RULE:]:
-    the letter required at each position (-1: none), then (letter, least count) pairs."""
-    if params[P_KIND] != 0:
-        return
-    length = params[P_LENGTH]
-    code = p
-    for k in range(length - 1, -1, -1):
-        digit = code % 3
-        code //= 3
-        scratch[RULE + k] = glet[g, k] if digit == 2 else -1
-        if digit:
-            scratch[glet[g, k]] += 1
-    u = 0
-    for k in range(length):
-        c = glet[g, k]
-        if scratch[c] > 0:
-            scratch[RULE + length + 1 + 2 * u] = c
-            scratch[RULE + length + 2 + 2 * u] = scratch[c]
-            scratch[c] = 0
-            u += 1
-    scratch[RULE + length] = u
+    """Compile the hard-mode rule of guess row ``g`` with reply ``p`` into ``scratch``
+    (``kernels.hardmode``)."""
+    hardmode_cpu.hard_rule(params[P_KIND], params[P_LENGTH], glet, g, p, scratch)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
-    """Return whether guess row ``h`` meets the constraint ``hard_rule`` compiled for (g, p)."""
-    if params[P_KIND] != 0:
-        return reply_code(params[P_KIND], genc, g, genc, h, params[P_LENGTH], params[P_COLOURS],
-                          scratch) == p
-    length = params[P_LENGTH]
-    for k in range(length):
-        c = scratch[RULE + k]
-        if c >= 0 and glet[h, k] != c:
-            return False
-    for t in range(scratch[RULE + length]):
-        if gcnt[h, scratch[RULE + length + 1 + 2 * t]] < scratch[RULE + length + 2 + 2 * t]:
-            return False
-    return True
+    """Return whether guess row ``h`` meets the rule ``hard_rule`` compiled for (g, p) (``glet``
+    and ``genc`` are the same encoding of the guesses)."""
+    return hardmode_cpu.rule_allows(params[P_KIND], params[P_LENGTH], params[P_COLOURS], genc, gcnt, g, p,
+                                    h, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -227,17 +194,13 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch)
 
     Returns (count, hash1, hash2) of the kept list.
     """
-    k = 0
+    k = hardmode_cpu.hard_filter(params[P_KIND], params[P_LENGTH], params[P_COLOURS], genc, gcnt, rows, m,
+                                 g, p, out, scratch)
     h1 = np.uint64(0)
     h2 = np.uint64(0)
-    hard_rule(params, glet, g, p, scratch)
-    for j in range(m):
-        h = rows[j]
-        if rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
-            out[k] = h
-            k += 1
-            h1 += zg1[h]
-            h2 += zg2[h]
+    for j in range(k):
+        h1 += zg1[out[j]]
+        h2 += zg2[out[j]]
     return k, h1, h2
 
 
