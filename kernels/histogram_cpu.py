@@ -25,47 +25,43 @@ from .stats import (
     SUMS,
 )
 
+_LOW = np.int64(0xFFFFFFFF)
+
 
 @njit(cache=True, inline="always")
-def _bucket(h, nlogn, inverse, acc):
-    """Add a non-empty bucket of ``h`` answers to the SUMS columns of ``acc``."""
-    acc[SUM_SQUARES] += h * h
-    acc[SUM_NLOGN] += nlogn[h]
-    acc[SINGLETONS] += h == 1
-    acc[SUM_INVERSE] += inverse[h]
-
-
-@njit(cache=True)
 def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hist, acc):
     """Fill ``acc[:N_STATS]`` with the statistics of the buckets of ``members[lo:hi]`` under one
-    guess (its matrix ``row``); the SUMS columns only when ``sums`` (else left 0).
+    guess (its matrix ``row``); the SUMS columns only when ``sums`` (else 0).
 
     ``hist`` is int32 scratch (4, n_patterns), all zero, left zero: four interleaved counts
     for large sets (a run of one reply would otherwise wait on its own previous increment);
     small sets are counted and reduced member by member.
     """
-    for c in range(N_STATS):
-        acc[c] = 0
-    size = 0
-    reply = solved
+    kept = 0  # largest (bucket size << 32) + (LOW - reply) over the other replies: lowest reply on ties
     branches = 0
     at_solved = 0
+    squares = 0
+    entropy = 0
+    singletons = 0
+    inverse_sum = 0
     if hi - lo < n_patterns:
+        counts = hist[0]
         for i in range(lo, hi):
-            hist[0, row[members[i]]] += 1
+            counts[row[members[i]]] += 1
         for i in range(lo, hi):
-            c = row[members[i]]
-            h = np.int64(hist[0, c])
+            c = np.int64(row[members[i]])
+            h = np.int64(counts[c])
             if h:
-                hist[0, c] = 0
+                counts[c] = 0
                 branches += 1
                 if sums:
-                    _bucket(h, nlogn, inverse, acc)
-                if c == solved:
-                    at_solved = h
-                elif h > size or (h == size and c < reply):
-                    size = h
-                    reply = c
+                    squares += h * h
+                    entropy += nlogn[h]
+                    singletons += h == 1
+                    inverse_sum += inverse[h]
+                other = c != solved
+                at_solved += h * (1 - other)
+                kept = max(kept, ((h << 32) + (_LOW - c)) * other)
     else:
         top = hi - (hi - lo) % 4
         for i in range(lo, top, 4):
@@ -75,15 +71,6 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
             hist[3, row[members[i + 3]]] += 1
         for i in range(top, hi):
             hist[0, row[members[i]]] += 1
-        at_solved = np.int64(hist[0, solved] + hist[1, solved] + hist[2, solved] + hist[3, solved])
-        hist[0, solved] = 0
-        hist[1, solved] = 0
-        hist[2, solved] = 0
-        hist[3, solved] = 0
-        if at_solved:
-            branches += 1
-            if sums:
-                _bucket(at_solved, nlogn, inverse, acc)
         for p in range(n_patterns):  # branch-free but for a new largest bucket (and sums)
             h = np.int64(hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p])
             branches += h > 0
@@ -91,13 +78,22 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
             hist[1, p] = 0
             hist[2, p] = 0
             hist[3, p] = 0
-            if sums and h:
-                _bucket(h, nlogn, inverse, acc)
-            if h > size:
-                size = h
-                reply = p
+            if sums:
+                squares += h * h
+                entropy += nlogn[h]
+                singletons += h == 1
+                inverse_sum += inverse[h]
+            other = p != solved
+            at_solved += h * (1 - other)
+            kept = max(kept, ((h << 32) + (_LOW - p)) * other * (h > 0))
+    size = kept >> 32
+    reply = solved if kept == 0 else _LOW - (kept & _LOW)
     acc[MAX] = max(size, at_solved)
+    acc[SUM_SQUARES] = squares
+    acc[SUM_NLOGN] = entropy
     acc[BRANCHES] = branches
+    acc[SINGLETONS] = singletons
+    acc[SUM_INVERSE] = inverse_sum
     acc[SOLVED] = at_solved
     acc[KEPT] = size
     acc[KEPT_REPLY] = reply

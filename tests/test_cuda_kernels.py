@@ -8,7 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 from gpusolve.kernels import config
-from gpusolve.kernels.stats import N_STATS, inverse_table, nlogn_table
+from gpusolve.kernels.stats import N_STATS
+from test_histogram import oracle_stats
 from tinygames import sub_matrix
 
 from gpusolve.core.backend import CpuBackend, CudaBackend
@@ -53,18 +54,6 @@ def test_pattern_matrix_cuda_equals_cpu_and_oracle(name, length, words):
     gpu = build_codes(game, words, words[:5], CudaBackend())
     assert gpu.tolist() == cpu.tolist()
     assert gpu.tolist() == [[game.reply(g, a) for a in words[:5]] for g in words]
-
-
-def oracle_stats(codes: np.ndarray, row: int, members, solved: int) -> list[int]:
-    """The ``kernels.stats`` row of one guess over one answer set, by counting in Python."""
-    sizes = Counter(int(codes[row, a]) for a in members)
-    n = max(len(members), 1)
-    nlogn, inverse = nlogn_table(n), inverse_table(n)
-    others = sorted((-m, r) for r, m in sizes.items() if r != solved)
-    kept, reply = (-others[0][0], others[0][1]) if others else (0, solved)
-    return [max(sizes.values(), default=0), sum(m * m for m in sizes.values()),
-            int(sum(nlogn[m] for m in sizes.values())), len(sizes), sum(m == 1 for m in sizes.values()),
-            int(sum(inverse[m] for m in sizes.values())), sizes.get(solved, 0), kept, reply]
 
 
 @pytest.mark.parametrize(("name", "length", "words"), [*GAMES, ("wordle", 2, ())])
