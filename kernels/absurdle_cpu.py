@@ -21,12 +21,14 @@ Sound rules the search uses (each tested against brute force in ``tests/test_abs
 
 ``reducible2`` scores the guesses itself (``histogram_cpu.row_stats``); ``reducible2_scored``
 takes the scores from the backend's reply statistics (``KEPT``, ``KEPT_REPLY``, ``BRANCHES``).
-Sets are keyed by the XOR of a random 64-bit word per answer column (``zobrist``).
+Sets are found by the XOR of a random 64-bit word per answer column (``zobrist``) and told
+apart member by member (``kernels.setkeys``).
 """
 
 import numpy as np
 from numba import njit, prange
 
+from . import setkeys
 from .histogram_cpu import row_stats
 from .stats import BRANCHES, KEPT, KEPT_REPLY, N_STATS
 
@@ -59,8 +61,8 @@ def absurdle_reply(row, members, n_patterns, solved, hist):
 
 @njit(cache=True)
 def kept_sets(codes, guesses, members, picks, reply, zobrist):
-    """Return (flat, starts, keys): the kept set of each guess ``guesses[picks[j]]`` (members
-    whose reply is ``reply[picks[j]]``), concatenated, and each set's key."""
+    """Return (flat, starts, hashes): the kept set of each guess ``guesses[picks[j]]`` (members
+    whose reply is ``reply[picks[j]]``), concatenated, and each set's hash (``setkeys``)."""
     total = 0
     for j in range(picks.shape[0]):
         row = codes[guesses[picks[j]]]
@@ -69,21 +71,19 @@ def kept_sets(codes, guesses, members, picks, reply, zobrist):
             total += row[a] == r
     flat = np.empty(total, np.int32)
     starts = np.empty(picks.shape[0] + 1, np.int64)
-    keys = np.empty(picks.shape[0], np.int64)
+    hashes = np.empty(picks.shape[0], np.int64)
     pos = 0
     for j in range(picks.shape[0]):
         starts[j] = pos
         row = codes[guesses[picks[j]]]
         r = reply[picks[j]]
-        key = np.uint64(0)
         for a in members:
             if row[a] == r:
                 flat[pos] = a
-                key ^= zobrist[a]
                 pos += 1
-        keys[j] = np.int64(key)
+        hashes[j] = setkeys.set_hash(flat[starts[j]:pos], zobrist)
     starts[picks.shape[0]] = pos
-    return flat, starts, keys
+    return flat, starts, hashes
 
 
 KILLERS = 16
@@ -166,37 +166,33 @@ def _reducible2(codes, guesses, members, lo, hi, kept, reply, branches, zobrist,
             nc += 1
     cand = np.sort(cand[:nc])
     by_branches = np.argsort(-branches, kind="mergesort")
-    # the same kept set from several guesses is tried once (XOR keys, first guess kept)
-    keys = np.empty(nc, np.int64)
+    # the kept sets, back to back; the same set from several guesses is tried once (first
+    # guess kept; ``setkeys.first_of_each``: hashes, checked member by member)
+    starts = np.empty(nc + 1, np.int64)
+    starts[0] = 0
+    for c in range(nc):
+        starts[c + 1] = starts[c] + kept[cand[c] % ng]
+    flat = np.empty(starts[nc], np.int32)
+    hashes = np.empty(nc, np.int64)
     for c in range(nc):
         i = cand[c] % ng
         row = codes[guesses[i]]
         r = reply[i]
-        key = np.uint64(0)
+        pos = starts[c]
         for q in range(lo, hi):
-            if row[members[q]] == r:
-                key ^= zobrist[members[q]]
-        keys[c] = np.int64(key)
-    by_key = np.argsort(keys, kind="mergesort")
-    repeat = np.zeros(nc, np.bool_)
-    for c in range(1, nc):
-        repeat[by_key[c]] = keys[by_key[c]] == keys[by_key[c - 1]]
-    sub = np.empty(n, np.int32)
+            if pos < starts[c + 1] and row[members[q]] == r:
+                flat[pos] = members[q]
+                pos += 1
+        hashes[c] = setkeys.set_hash(flat[starts[c]:pos], zobrist)
+    first = setkeys.first_of_each(flat, starts, hashes)
     for c in range(nc):
-        if repeat[c]:
+        if not first[c]:
             continue
         i = cand[c] % ng
-        size = kept[i]
-        if size <= 1:
+        if kept[i] <= 1:
             return i, -1, stamp
-        row = codes[guesses[i]]
-        r = reply[i]
-        m = 0
-        for q in range(lo, hi):
-            a = members[q]
-            if row[a] == r:
-                sub[m] = a
-                m += 1
+        sub = flat[starts[c]:starts[c + 1]]
+        m = sub.shape[0]
         g3, stamp = _split_apart_by(codes, guesses, by_branches, branches, sub, m, seen, who, stamp,
                                     killers)
         if g3 >= 0:  # report the first such guess in list order (the same whatever the order tried)

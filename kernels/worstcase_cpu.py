@@ -1,8 +1,9 @@
 """CPU kernels (numba) for the true adversary: the minimax depth search.
 
 ``codes`` is the pattern matrix (guess rows x answer columns), ``guesses`` the int32 guess rows
-that may be played, ``members`` int32 answer columns. A set of answers is keyed in the memos
-by the XOR of a random 64-bit word per answer column (``zobrist``), times a depth salt.
+that may be played, ``members`` int32 answer columns (ascending). The memo of proven results
+is a ``kernels.setkeys`` memo: (set, guesses left) -> 1 (solvable) or 0 (proven not), found by
+the XOR of a random 64-bit word per answer column (``zobrist``) and checked member by member.
 
 * ``solvable(S, d)``: can every answer of S be found within d guesses whatever the replies
   (a true adversary that may answer anything consistent)? Exact, with proven results memoised;
@@ -14,28 +15,11 @@ and ``budget[1]`` is set to 1: the caller must then treat the results as unknown
 """
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
+from . import setkeys
 from .histogram_cpu import row_stats
 from .stats import BRANCHES, MAX, N_STATS
-
-_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True)
-def new_memo():
-    """Return an empty memo: set-and-depth key -> 1 (solvable) or 0 (proven not)."""
-    return Dict.empty(key_type=types.int64, value_type=types.int8)
-
-
-@njit(cache=True)
-def set_key(members, zobrist, depth):
-    """Return the memo key of an answer set at a depth."""
-    key = np.uint64(0)
-    for a in members:
-        key ^= zobrist[a]
-    return np.int64(key ^ (np.uint64(depth) * _SALT))
 
 
 @njit(cache=True)
@@ -454,13 +438,14 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
         budget[1] = 1
         return False
     budget[0] -= 1
-    key = set_key(members, zobrist, depth)
-    if key in memo:
-        return memo[key] == 1
+    h = setkeys.set_hash(members, zobrist)
+    known = setkeys.find(memo, members, h, depth, -1)
+    if known >= 0:
+        return known == 1
     pool = guess_pool(guesses, members, consistent, answer_rows)
     if depth == 2:
         found = separable(codes, pool, members, solved, np.zeros(n_patterns, np.int64))
-        memo[key] = np.int8(1) if found else np.int8(0)
+        setkeys.store(memo, members, h, depth, 1 if found else 0)
         return found
     order, most = node_order(codes, pool, members, depth, n_patterns, solved)
     found = False
@@ -483,7 +468,7 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
                 break
     if budget[1] != 0:
         return False
-    memo[key] = np.int8(1) if found else np.int8(0)
+    setkeys.store(memo, members, h, depth, 1 if found else 0)
     return found
 
 

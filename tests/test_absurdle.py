@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from gpusolve.kernels import absurdle_cpu
+from gpusolve.kernels import absurdle_cpu, setkeys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import sub_matrix, tiny, tiny_pm
@@ -117,6 +117,29 @@ def test_reduce_matches_brute_force(small_pm, seed, n_answers, n_extra):
                 assert (rows is not None) == brute(frozenset(members.tolist()), j)
                 if rows is not None:
                     assert len(rows) <= j and _plays_down(pm, members, rows)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 14), st.integers(0, 20))
+def test_colliding_set_hashes_change_nothing(small_pm, seed, n_answers, n_extra):
+    """With 0-bit words every set hashes to 0: the search dedups kept sets and remembers
+    failures by their members alone, so brute force still agrees."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(setkeys, "KEY_BITS", 0)
+        pm = cluster_pm(small_pm, seed, n_answers, n_extra)
+        s = _Search(pm, 10**9)
+        assert not s.zobrist.any()
+        brute = brute_reductions(pm)
+        members = np.arange(pm.shape[1], dtype=np.int32)
+        for j in range(5):
+            assert (s.reduce(members, j) is not None) == brute(frozenset(members.tolist()), j)
+        parts = [p for p in (members, members[::2], members[1:]) if len(p) >= 2]
+        flat = np.concatenate(parts)
+        starts = np.cumsum([0] + [len(p) for p in parts])
+        for (g2, _), part in zip(s.reducible2(flat, starts), parts):
+            assert (g2 >= 0) == brute(frozenset(part.tolist()), 2)
+        whole = frozenset(members.tolist())
+        assert absurdle(pm).guesses == 1 + next(j for j in range(len(members)) if brute(whole, j))
 
 
 @settings(max_examples=25, deadline=None)

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from gpusolve.kernels import config
+from gpusolve.kernels import config, setkeys
 from gpusolve.kernels import worstcase_cpu as k
 from gpusolve.kernels.stats import BRANCHES, MAX
 from hypothesis import assume, given, settings
@@ -101,6 +101,18 @@ def test_solvable_at_every_depth_matches_brute_force(small_pm, inst, consistent,
             mp.setattr("gpusolve.search.worstcase.MAX_PAIR_TABLE", 0)
             pair_mb = 1
         _check_all_depths(small_pm, inst, consistent, pair_mb)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instance(), st.booleans(), st.sampled_from([1, 3, 1000]))
+def test_colliding_set_hashes_change_nothing(small_pm, inst, consistent, large):
+    """With 0-bit words every set hashes to 0: all the memo's sets of a depth share one key, and
+    the memo tells them apart by their members, so brute force still agrees (through the
+    compiled search and the large-set path)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(setkeys, "KEY_BITS", 0)
+        mp.setattr(config, "WORSTCASE_LARGE_SET", large)
+        _check_all_depths(small_pm, inst, consistent, 256)
 
 
 def test_no_pair_table_recurses_at_three_left(small_pm, monkeypatch):

@@ -16,10 +16,11 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import absurdle_cpu as k
+from ..kernels import setkeys
 from ..kernels.stats import BRANCHES, KEPT, KEPT_REPLY
 
 ZOBRIST_SEED = 20_220_310
-"""Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
+"""Seed of the random 64-bit word per answer whose XOR finds answer sets (``kernels.setkeys``)."""
 SCORES = (KEPT, KEPT_REPLY, BRANCHES)
 """The reply statistics that score a guess: the kept bucket's size and reply, the branches."""
 DEFAULT_BUDGET = 2_000_000_000
@@ -105,7 +106,8 @@ def _last_answer(pm: PatternMatrix, rows: list[int], members: np.ndarray) -> int
 
 class _Search:
     """Whether answer sets can be brought down to one answer in j guesses, with a memo of the
-    sets proven not to be (set key -> the most guesses proven not to suffice)."""
+    sets proven not to be (set -> the most guesses proven not to suffice; ``kernels.setkeys``,
+    collision-proof)."""
 
     def __init__(self, pm: PatternMatrix, budget: int) -> None:
         import numba
@@ -115,10 +117,8 @@ class _Search:
         self.guesses = np.arange(pm.shape[0], dtype=np.int32)
         self.n_patterns = pm.game.n_patterns
         self.solved = pm.game.solved
-        rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, np.iinfo(np.uint64).max, pm.shape[1], dtype=np.uint64,
-                                    endpoint=True)
-        self.failed: dict[int, int] = {}
+        self.zobrist = setkeys.zobrist(pm.shape[1], ZOBRIST_SEED)
+        self.failed = setkeys.new_memo()  # set -> the most guesses proven not to suffice
         self.nodes = 0
         self.budget = budget
         self.threads = numba.get_num_threads()
@@ -157,9 +157,10 @@ class _Search:
                          self.solved, found, self.threads)
         return found
 
-    def key(self, members: np.ndarray) -> int:
-        """Return the 64-bit key of an answer set (XOR of its answers' random words)."""
-        return int(np.bitwise_xor.reduce(self.zobrist[members]).astype(np.int64))
+    def _failed(self, members: np.ndarray, h: int, j: int) -> None:
+        """Remember that ``members`` (hash ``h``) is not reducible in ``j`` guesses."""
+        if setkeys.find(self.failed, members, h, 0, 0) < j:
+            setkeys.store(self.failed, members, h, 0, j)
 
     def reduce(self, members: np.ndarray, j: int) -> list[int] | None:
         """Return guess rows that always bring ``members`` down to one answer within ``j``
@@ -169,8 +170,8 @@ class _Search:
             return []
         if j <= 0:
             return None
-        key = self.key(members)
-        if self.failed.get(key, 0) >= j:
+        h = setkeys.set_hash(members, self.zobrist)
+        if setkeys.find(self.failed, members, h, 0, 0) >= j:
             return None
         self._tick()
         one = np.array([0, n], np.int64)
@@ -181,7 +182,7 @@ class _Search:
             kept, reply, branches = (a[0] for a in self.scores(members, one))
             line = self._reduce_by(members, j, kept, reply, branches)
         if line is None:
-            self.failed[key] = max(self.failed.get(key, 0), j)
+            self._failed(members, h, j)
         return line
 
     def _reduce_by(self, members: np.ndarray, j: int, kept: np.ndarray, reply: np.ndarray,
@@ -194,11 +195,10 @@ class _Search:
             return None
         if kept[picks[0]] == 1 or j == 1:
             return [int(picks[0])] if kept[picks[0]] == 1 else None
-        flat, starts, keys = k.kept_sets(self.codes, self.guesses, members, picks,
-                                         reply.astype(np.int64), self.zobrist)
-        _, first = np.unique(keys, return_index=True)
-        todo = np.sort(first)
-        todo = np.array([c for c in todo if self.failed.get(int(keys[c]), 0) < j - 1], np.int64)
+        flat, starts, hashes = k.kept_sets(self.codes, self.guesses, members, picks,
+                                           reply.astype(np.int64), self.zobrist)
+        todo = np.flatnonzero(setkeys.first_of_each(flat, starts, hashes)
+                              & (setkeys.find_each(self.failed, flat, starts, hashes, 0, 0) < j - 1))
         if j > 3:
             for c in todo:
                 sub = self.reduce(flat[starts[c]:starts[c + 1]], j - 1)
@@ -217,5 +217,5 @@ class _Search:
             for c, (g2, g3) in zip(batch, found):
                 if g2 >= 0:
                     return [int(picks[c]), int(g2)] + ([int(g3)] if g3 >= 0 else [])
-                self.failed[int(keys[c])] = max(self.failed.get(int(keys[c]), 0), 2)
+                self._failed(flat[starts[c]:starts[c + 1]], int(hashes[c]), 2)
         return None

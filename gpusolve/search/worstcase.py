@@ -19,7 +19,7 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, scores
 from ..core.words import Word
-from ..kernels import config
+from ..kernels import config, setkeys
 from ..kernels import worstcase_cpu as k
 from ..kernels.stats import BRANCHES, MAX
 
@@ -54,10 +54,8 @@ class _Search:
         self.answer_rows = pm.answer_rows.astype(np.int32)
         if not self.consistent and not np.isin(self.answer_rows, self.guesses).all():
             raise GpusolveError("the worst-case search needs every answer among the guesses")
-        rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, np.iinfo(np.uint64).max, len(pm.answers), dtype=np.uint64,
-                                    endpoint=True)
-        self.memo = k.new_memo()
+        self.zobrist = setkeys.zobrist(len(pm.answers), ZOBRIST_SEED)
+        self.memo = setkeys.new_memo()
         self.large = config.WORSTCASE_LARGE_SET
 
     @cached_property
@@ -136,16 +134,17 @@ class _Search:
         n = len(members)
         if n < self.large or depth <= 2:
             return bool(k.solvable(*self._args(members, depth)))
-        key = int(k.set_key(members, self.zobrist, depth))
-        if key in self.memo:
-            return self.memo[key] == 1
+        h = setkeys.set_hash(members, self.zobrist)
+        known = setkeys.find(self.memo, members, h, depth, -1)
+        if known >= 0:
+            return known == 1
         if self.budget[0] <= 0:
             self.budget[1] = 1
             return False
         self.budget[0] -= 1
         found = self.solving_guess(members, depth, progress) >= 0
         if not self.budget[1]:
-            self.memo[key] = np.int8(found)
+            setkeys.store(self.memo, members, h, depth, int(found))
         return found
 
     def solving_guess(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> int:
