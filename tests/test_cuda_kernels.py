@@ -191,3 +191,13 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
         pm.backend = CpuBackend()
         assert gpu.totals.tolist() == cpu.totals.tolist()
         assert gpu.buckets.tolist() == cpu.buckets.tolist()
+
+
+def test_doctor_runs_the_gpu_kernels_against_the_cpu():
+    from gpusolve.doctor import check
+
+    report = check(samples=50)
+    gpu = [c for c in report["checks"] if c["name"].startswith("GPU")]
+    names = [c["name"].split(" (")[0] for c in gpu]
+    assert names == ["GPU matrix == CPU matrix", "GPU reply statistics == CPU"]
+    assert all(c["ok"] for c in gpu) and report["ok"]
