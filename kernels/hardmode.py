@@ -64,10 +64,8 @@ def build(jit):
                 u += 1
         scratch[RULE + length] = u
 
-    def rule_allows(kind, length, colours, letters, counts, g, p, h, scratch):
-        """Return whether guess row ``h`` meets the rule ``hard_rule`` compiled for (g, p)."""
-        if kind != replies.WORDLE:
-            return reply_code(kind, letters, g, letters, h, length, colours, scratch) == p
+    def meets_wordle_rule(length, letters, counts, h, scratch):
+        """Return whether guess row ``h`` meets the Wordle rule compiled in ``scratch[RULE:]``."""
         for k in range(length):
             c = scratch[RULE + k]
             if c >= 0 and letters[h, k] != c:
@@ -78,6 +76,14 @@ def build(jit):
         return True
 
     hard_rule = jit(hard_rule)
+    meets_wordle_rule = jit(meets_wordle_rule)
+
+    def rule_allows(kind, length, colours, letters, counts, g, p, h, scratch):
+        """Return whether guess row ``h`` meets the rule ``hard_rule`` compiled for (g, p)."""
+        if kind != replies.WORDLE:
+            return reply_code(kind, letters, g, letters, h, length, colours, scratch) == p
+        return meets_wordle_rule(length, letters, counts, h, scratch)
+
     rule_allows = jit(rule_allows)
 
     def hard_filter(kind, length, colours, letters, counts, rows, m, g, p, out, scratch):
@@ -85,11 +91,18 @@ def build(jit):
         ``rows`` itself); return how many."""
         hard_rule(kind, length, letters, g, p, scratch)
         k = 0
-        for j in range(m):
-            h = rows[j]
-            if rule_allows(kind, length, colours, letters, counts, g, p, h, scratch):
-                out[k] = h
-                k += 1
+        if kind == replies.WORDLE:  # one loop per kind: the Wordle loop stores nothing to scratch
+            for j in range(m):
+                h = rows[j]
+                if meets_wordle_rule(length, letters, counts, h, scratch):
+                    out[k] = h
+                    k += 1
+        else:
+            for j in range(m):
+                h = rows[j]
+                if rule_allows(kind, length, colours, letters, counts, g, p, h, scratch):
+                    out[k] = h
+                    k += 1
         return k
 
     def allows_after(kind, length, colours, letters, counts, moves_g, moves_p, h, scratch):
