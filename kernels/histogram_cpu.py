@@ -37,7 +37,8 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
     for large sets (a run of one reply would otherwise wait on its own previous increment);
     small sets are counted and reduced member by member.
     """
-    kept = 0  # largest (bucket size << 32) + (LOW - reply) over the other replies: lowest reply on ties
+    size = 0  # the largest bucket other than the solved reply's, and its reply (ties: the lowest)
+    reply = solved
     branches = 0
     at_solved = 0
     squares = 0
@@ -45,6 +46,7 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
     singletons = 0
     inverse_sum = 0
     if hi - lo < n_patterns:
+        kept = 0  # the largest (size << 32) + (LOW - reply): branch-free, the lowest reply on ties
         counts = hist[0]
         for i in range(lo, hi):
             counts[row[members[i]]] += 1
@@ -62,6 +64,9 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
                 other = c != solved
                 at_solved += h * (1 - other)
                 kept = max(kept, ((h << 32) + (_LOW - c)) * other)
+        if kept:
+            size = kept >> 32
+            reply = _LOW - (kept & _LOW)
     else:
         top = hi - (hi - lo) % 4
         for i in range(lo, top, 4):
@@ -71,6 +76,7 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
             hist[3, row[members[i + 3]]] += 1
         for i in range(top, hi):
             hist[0, row[members[i]]] += 1
+        at_solved = np.int64(hist[0, solved] + hist[1, solved] + hist[2, solved] + hist[3, solved])
         for p in range(n_patterns):  # branch-free but for a new largest bucket (and sums)
             h = np.int64(hist[0, p] + hist[1, p] + hist[2, p] + hist[3, p])
             branches += h > 0
@@ -83,11 +89,9 @@ def row_stats(row, members, lo, hi, n_patterns, solved, sums, nlogn, inverse, hi
                 entropy += nlogn[h]
                 singletons += h == 1
                 inverse_sum += inverse[h]
-            other = p != solved
-            at_solved += h * (1 - other)
-            kept = max(kept, ((h << 32) + (_LOW - p)) * other * (h > 0))
-    size = kept >> 32
-    reply = solved if kept == 0 else _LOW - (kept & _LOW)
+            if h > size and p != solved:
+                size = h
+                reply = p
     acc[MAX] = max(size, at_solved)
     acc[SUM_SQUARES] = squares
     acc[SUM_NLOGN] = entropy
