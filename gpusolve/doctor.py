@@ -14,7 +14,7 @@ import numpy as np
 from . import __version__
 from .core.backend import CpuBackend, CudaBackend, cuda_status, device_info, get_backend
 from .core.games import make_game
-from .core.patterns import build_codes
+from .core.patterns import PatternMatrix, build_codes
 from .kernels.stats import N_STATS
 
 PACKAGES = ("numpy", "numba", "numba-cuda", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
@@ -54,7 +54,8 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
     game = make_game()
     guesses, answers = game.word_lists("allowed", "answers")
     if simulated:  # the simulator runs kernels in Python: check the GPU path on a slice
-        guesses, answers = guesses[::1000], answers[::100]
+        answers = answers[::100]
+        guesses = answers + guesses[::1000]  # every answer stays a guess (the exact search's rule)
     engines = [CpuBackend()] + ([CudaBackend(min_answers=1)] if usable or simulated else [])
     matrices = {}
     for engine in engines:
@@ -81,6 +82,11 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         table, seconds = timed(engine.reply_stats, cpu, *whole)
         report["timings"][f"metrics_all_guesses_{engine.name}_s"] = round(seconds, 4)
         stats[engine.name] = (table, engine.reply_stats(cpu, *sets))
+    passes = {}
+    for engine in engines:  # the first-pass kernel: proven bounds of some start words' buckets
+        pm = PatternMatrix(game, guesses, answers, cpu, engine)
+        passes[engine.name], seconds = timed(first_pass_bounds, pm)
+        report["timings"][f"first_pass_64_starts_{engine.name}_s"] = round(seconds, 4)
     if usable or simulated:
         shape = f"{len(guesses):,} x {len(answers):,}" + (", simulated" if simulated else "")
         same = bool((matrices["cuda"] == cpu).all())
@@ -89,8 +95,25 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         same = all(np.array_equal(g, c) for g, c in zip(stats["cuda"], stats["cpu"]))
         report["checks"].append({"name": f"GPU reply statistics == CPU ({shape}; and 3 sets at once)",
                                  "ok": same, "detail": "identical" if same else "differs"})
+        same = all(np.array_equal(g, c) for g, c in zip(passes["cuda"], passes["cpu"]))
+        report["checks"].append({"name": f"GPU first-pass bounds == CPU ({shape}; 64 start words)",
+                                 "ok": same, "detail": "identical" if same else "differs"})
     else:
         report["checks"].append({"name": "GPU vs CPU equivalence", "ok": None,
                                  "detail": f"skipped: {reason}"})
     report["ok"] = all(c["ok"] is not False for c in report["checks"])
     return report
+
+
+def first_pass_bounds(pm: PatternMatrix) -> tuple[np.ndarray, np.ndarray]:
+    """Return the first-pass (totals, bucket bounds) of 64 start words spread over the guesses
+    over every answer, with 5 guesses to go after them, on ``pm``'s backend."""
+    from .search.bounds import first_pass, guess_caps
+    from .search.optimal import guess_table
+
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    rows = np.arange(pm.shape[0], dtype=np.int32)
+    starts = rows[:: max(1, len(rows) // 64)][:64]
+    caps = guess_caps(guess_table(pm, answers, rows))
+    found = first_pass(pm, answers, starts, rows, caps, 5)
+    return found.totals, found.buckets

@@ -15,7 +15,7 @@ import numpy as np
 from ..core.errors import GpusolveError
 from ..core.games import JOTTO, anagram_class
 from ..core.history import Move, remaining_answers
-from ..core.modes import check_mode, hard_mode_allows, hard_mode_problem
+from ..core.modes import check_mode, hard_mode_problem
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..search.metrics import canonical_metric, rank_guesses
