@@ -11,13 +11,14 @@ it reports itself), whole-process wall and CPU seconds (CPU: all threads; the pe
 threaded, gpusolve uses every core), and the wall-time ratio. On a shared machine only the
 ratio means something; rerun to see its spread.
 
-Cases (``--cases``, comma-separated; default: all but ``proof``):
+Cases (``--cases``, comma-separated; default: all but ``random100`` and ``proof``):
   salet     exact SALET, default lists (2,309 answers, 12,972 guesses)
   tarse     exact TARSE on the NYT's 2023-07 lists (3,158 answers, 14,855 guesses)
   three     exact SHARE, TSADE, SKART in one process
   random6   exact totals of 6 random start words in one process
   onium     ONIUM, only whether it is below 7,898
   cutoff10  10 random start words, only whether each is below 7,898
+  random100 exact values of 100 random start words: the full ranking's throughput (words/hour)
   qajaq     exact QAJAQ (gpusolve only unless --slow-peer: the peer takes hours)
   proof     the best first guess over all 12,972 (gpusolve: whole; the peer: first --budget seconds)
 """
@@ -37,7 +38,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data"
 
 
 def lists(name: str) -> tuple[Path, Path]:
@@ -45,8 +45,7 @@ def lists(name: str) -> tuple[Path, Path]:
     data = ROOT / "data"
     if name == "default":
         return data / "guesses12972.txt", data / "answers2309.txt"
-    nyt = data if (data / "nyt20230701_hidden.txt").exists() else SHARED / "nyt"
-    return nyt / "nyt20220830_all.txt", nyt / "nyt20230701_hidden.txt"
+    return data / "guesses14855.txt", data / "answers3158.txt"
 
 
 def random_words(count: int, seed: int) -> list[str]:
@@ -60,8 +59,9 @@ def timed(args: list[str], timeout: float | None = None) -> tuple[str, float, fl
     """Run a command; return (stdout, wall s, CPU s of the child, finished?)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    try:
-        out = subprocess.run(args, capture_output=True, text=True, timeout=timeout).stdout
+    try:  # in a scratch folder: the peer writes files where it runs
+        with tempfile.TemporaryDirectory() as cwd:
+            out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=cwd).stdout
         finished = True
     except subprocess.TimeoutExpired as e:
         out, finished = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), False
@@ -137,6 +137,7 @@ CASES = {
     "random6": ("exact values of 6 random start words (one process)", "default", "random6", None),
     "onium": ("`--start ONIUM --cutoff 7898`", "default", ["ONIUM"], 7898),
     "cutoff10": ("10 random start words, `--cutoff 7898`", "default", "random10", 7898),
+    "random100": ("exact values of 100 random start words (one process)", "default", "random100", None),
     "qajaq": ("exact QAJAQ (true value 9,470)", "default", ["QAJAQ"], None),
 }
 
@@ -172,6 +173,10 @@ def main() -> None:
         if p and p["values"] and g["values"] and p["values"] != g["values"]:
             print(f"  note: the values differ: peer {p['values']}, gpusolve {g['values']}", flush=True)
         rows.append((label, p, g))
+        if len(words) > 1:
+            rates = [f"{who} {len(words) * 3600 / f['wall']:.0f} words/hour"
+                     for who, f in (("peer", p), ("gpusolve", g)) if f and f["finished"]]
+            print(f"{name}: {', '.join(rates)}", flush=True)
         print(f"{name}: peer {p and p['wall']:.2f} s, gpusolve {g['wall']:.2f} s" if p else
               f"{name}: gpusolve {g['wall']:.2f} s", flush=True)
     print()
