@@ -159,14 +159,26 @@ def memo_preload(memo, mask, k1, k2, value, exact, guess, size, work, stats):
 def memo_harvest(mflag, mwork):
     """Return the slots of entries computed since the last harvest (positive work), and mark
     them known from now on (work negated, as ``memo_preload`` does)."""
+    # the flags first, then the work of filled slots only: most of a large memo is never
+    # written, and reading the untouched pages of ``mwork`` costs ~70x a scan of the flags
     n = 0
     for i in range(mflag.shape[0]):
-        if mflag[i] != EMPTY and mwork[i] > 0:
+        if mflag[i] != EMPTY:
+            n += 1
+    filled = np.empty(n, np.int64)
+    n = 0
+    for i in range(mflag.shape[0]):
+        if mflag[i] != EMPTY:
+            filled[n] = i
+            n += 1
+    n = 0
+    for i in filled:
+        if mwork[i] > 0:
             n += 1
     out = np.empty(n, np.int64)
     n = 0
-    for i in range(mflag.shape[0]):
-        if mflag[i] != EMPTY and mwork[i] > 0:
+    for i in filled:
+        if mwork[i] > 0:
             out[n] = i
             n += 1
             mwork[i] = -mwork[i] - 1

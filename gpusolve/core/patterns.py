@@ -63,6 +63,16 @@ class PatternMatrix:
                                            moves_g, moves_p, rows)
         return rows[mask.astype(np.bool_)]
 
+    @cached_property
+    def answer_major(self) -> np.ndarray:
+        """Return the reply codes answer-major (``codes.T``, contiguous), computed once."""
+        return np.ascontiguousarray(self.codes.T)
+
+    def covers(self, answers: np.ndarray, rows: np.ndarray) -> bool:
+        """Return whether the answer columns and guess rows are all of them, in order."""
+        return (len(rows) == self.shape[0] and len(answers) == self.shape[1]
+                and bool((np.diff(rows) == 1).all()) and bool((np.diff(answers) == 1).all()))
+
 
 def pattern_dtype(game: Game) -> np.dtype:
     """Return the smallest unsigned dtype holding every reply code of ``game``."""

@@ -90,9 +90,8 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``."""
-    whole = len(rows) == pm.shape[0] and len(answers) == pm.shape[1]
-    if whole and (np.diff(rows) == 1).all() and (np.diff(answers) == 1).all():
-        return np.ascontiguousarray(pm.codes.T)
+    if pm.covers(answers, rows):
+        return pm.answer_major
     return np.ascontiguousarray(pm.codes[np.ix_(rows, answers)].T)
 
 

@@ -237,10 +237,8 @@ class _Context:
         self.zob32 = (self.zob1 >> np.uint64(32)).astype(np.uint32) | np.uint32(1)
         self.zg1 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
         self.zg2 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
-        self.glet = game.encode(pm.guesses)
-        self.gcnt = np.zeros((g, max(game.colours, 1)), np.uint8)
-        for k in range(game.length):
-            np.add.at(self.gcnt, (np.arange(g), self.glet[:, k]), 1)
+        self.glet = pm.letters
+        self.gcnt = pm.letter_counts
         self.params = np.zeros(N_PARAMS, np.int64)
         self.params[P_MODE] = MODE_IDS[mode]
         self.params[P_SOLVED] = game.solved
@@ -252,17 +250,8 @@ class _Context:
         self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
                              zg1=self.zg1, zg2=self.zg2, glet=self.glet, gcnt=self.gcnt, genc=self.glet,
                              zob32=self.zob32)
-        self._transposed: np.ndarray | None = None
         self.owner = (game, mode, pm.shape, hash(tuple(pm.guesses)), hash(tuple(pm.answers)))
         """What a memo entry's meaning depends on (the keys hash answer columns and guess rows)."""
-
-    def replies(self, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Return the answer-major replies of ``rows`` to ``answers`` (the whole matrix's kept)."""
-        if len(answers) == self.codes.shape[1] and len(rows) == self.codes.shape[0]:
-            if self._transposed is None:
-                self._transposed = answer_replies(self.pm, answers, rows)
-            return self._transposed
-        return answer_replies(self.pm, answers, rows)
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
@@ -303,6 +292,17 @@ def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.
                                  (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
     table[:, 1] = table[:, 1] > 0
     return table
+
+
+_WHOLE: dict = {}
+
+
+def whole_table(pm: PatternMatrix) -> np.ndarray:
+    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
+    if _WHOLE.get("pm") is not pm:
+        _WHOLE.clear()
+        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
+    return _WHOLE["table"]
 
 
 FIRST_PASS_MIN_ANSWERS = 256
@@ -469,7 +469,7 @@ class _Search:
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
         guessers = own if ctx.mode == "consistent" else rows
-        full = guess_table(pm, answers, guessers)
+        full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
         if depth == 1:
@@ -482,7 +482,7 @@ class _Search:
         caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
         replies = None
         if caps is not None and ctx.mode != "consistent":
-            replies = ctx.replies(answers, guessers)
+            replies = answer_replies(pm, answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
