@@ -18,7 +18,7 @@ iteration or GPU thread, counter-based random numbers, so a game depends only on
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations
@@ -26,12 +26,12 @@ from math import comb
 
 from .core.errors import GpusolveError
 from .kernels.war_game import A_WINS, B_WINS, CAPPED, DRAW_BITS, MAX_CAP, MAX_CARDS, TIE
+from .search.plumbing import OnProgress, Progress
 
 AbstractDeck = tuple[int, ...]
 """Sorted counts of the cards left of each rank, zeros dropped: a full 52-card deck is 13 fours."""
 
 Number = float | Fraction
-Progress = Callable[[str, int, int], None]
 
 
 def make_deck(ranks: int = 13, suits: int = 4) -> list[int]:
@@ -111,16 +111,16 @@ def rank_pairs(deck: AbstractDeck) -> Iterator[tuple[int, int, int]]:
         yield first[c], first[d], many[c] * many[d] * c * d
 
 
-def sweep_probability(deck: AbstractDeck, exact: bool = False, progress: Progress | None = None) -> Number:
+def sweep_probability(deck: AbstractDeck, exact: bool = False, progress: OnProgress | None = None) -> Number:
     """Return the probability that player A wins all n/2 battles (no wars) of a game;
-    ``progress(name, done, total)`` hears of each battle."""
+    ``progress`` hears of each battle."""
     deck = check_counts(deck)
     check_size(deck)
     P: dict[AbstractDeck, Number] = {deck: Fraction(1) if exact else 1.0}
     for i in range(sum(deck) // 2):
         P = play_battle(P)
         if progress:
-            progress("battles", i + 1, sum(deck) // 2)
+            progress(Progress("battles", i + 1, sum(deck) // 2))
     return P.get((), Fraction(0) if exact else 0.0)
 
 
@@ -164,9 +164,9 @@ State = tuple[int, bool, AbstractDeck]
 
 
 def short_games(deck: AbstractDeck, down: int = 3, exact: bool = False,
-                progress: Progress | None = None) -> ShortGames:
+                progress: OnProgress | None = None) -> ShortGames:
     """Return the probabilities that a game with wars allowed ends after exactly n/2 plays;
-    ``progress(name, done, total)`` hears of each play."""
+    ``progress`` hears of each play."""
     deck = check_counts(deck)
     check_size(deck)
     if down < 0:
@@ -175,7 +175,7 @@ def short_games(deck: AbstractDeck, down: int = 3, exact: bool = False,
     for i in range(sum(deck) // 2):
         P = play_battle_or_face_down(P, down)
         if progress:
-            progress("plays", i + 1, sum(deck) // 2)
+            progress(Progress("plays", i + 1, sum(deck) // 2))
     zero = Fraction(0) if exact else 0.0
     mass = {flag: sum((p for (_, won, _), p in P.items() if won == flag), zero) for flag in (0, 1)}
     return ShortGames(
@@ -371,9 +371,10 @@ class GameLengths:
 
 
 def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap: int = DEFAULT_CAP,
-                 seed: int = 0, backend: str | None = None, progress: Progress | None = None) -> GameLengths:
+                 seed: int = 0, backend: str | None = None, progress: OnProgress | None = None
+                 ) -> GameLengths:
     """Return the statistics of ``games`` simulated games of War (games 0..games-1 of ``seed``);
-    ``progress(name, done, total)`` hears of each batch."""
+    ``progress`` hears of each batch."""
     import time
 
     import numpy as np
@@ -390,7 +391,7 @@ def game_lengths(games: int, ranks: int = 13, suits: int = 4, down: int = 3, cap
         outcomes += np.bincount(outcome, minlength=4)
         histogram += np.bincount(plays[outcome != CAPPED], minlength=cap + 1)
         if progress:
-            progress("games", min(games, first + BATCH), games)
+            progress(Progress("games", min(games, first + BATCH), games))
     return GameLengths(
         games, ranks, suits, down, cap, seed, engine.name, time.perf_counter() - start,
         a_wins=int(outcomes[A_WINS]), b_wins=int(outcomes[B_WINS]), ties=int(outcomes[TIE]),

@@ -79,13 +79,13 @@ def era_table(era: str, top: int, exact: int, words: list[str], skip: set[str], 
     if "worst-case" not in skip:
         run = run_gpusolve(["optimal-tree", "--objective", "worst-case", *lists])
         r = run["result"]
-        say("worst-case", f"{r['guesses_always_suffice']} (proven {r['proven_least']}), "
+        say("worst-case", f"{r['worst']} (proven {r['proven']}), "
             f"first guess {r['first_guess']}", run, out, era)
     if "absurdle" not in skip:
         run = run_gpusolve(["absurdle", *lists])
         r = run["result"]
         line = " ".join(m["guess"] for m in r["line"])
-        say("absurdle", f"{r['fewest_guesses']} guesses (proven {r['proven']}), line {line}", run, out, era)
+        say("absurdle", f"{r['worst']} guesses (proven {r['proven']}), line {line}", run, out, era)
 
 
 def bench(skip_ranking: bool, out: str | None) -> None:

@@ -241,7 +241,7 @@ def test_cli_absurdle():
     runner = CliRunner()
     words = "--answers", "tests/data/family.txt"
     r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
-    assert r.exit_code == 0 and '"fewest_guesses"' in r.output
+    assert r.exit_code == 0 and '"worst"' in r.output
 
 
 @pytest.mark.cuda
@@ -278,13 +278,13 @@ def test_absurdle_cli_cuda_equals_cpu(monkeypatch, tmp_path):
                                 "--backend", backend])
         assert r.exit_code == 0, r.output
         out[backend] = {k: v for k, v in json.loads(r.output).items() if k != "seconds"}
-    assert out["cpu"] == out["cuda"] and out["cpu"]["fewest_guesses"] == 3
+    assert out["cpu"] == out["cuda"] and out["cpu"]["worst"] == 3
 
 
 def test_progress_reports_depth_and_sets(small_pm):
     calls = []
     pm = cluster_pm(small_pm, 7, 12, 3)
-    result = absurdle(pm, progress=lambda depth, sets: calls.append((depth, sets)))
+    result = absurdle(pm, progress=lambda e: calls.append((e.depth, e.done)))
     assert calls and calls[0][1] >= 1 and all(1 <= d <= result.guesses for d, _ in calls)
 
 

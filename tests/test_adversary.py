@@ -152,4 +152,4 @@ def test_cli_evil_and_antiwordle(tmp_path):
 def test_min_depth_gives_an_upper_bound():
     r = CliRunner().invoke(app, ["worst-case", "--answers", "tests/data/family.txt", "--min-depth", "4",
                                  "--json"])
-    assert r.exit_code == 0 and '"proven_least": false' in r.output and '"worst": 3' in r.output
+    assert r.exit_code == 0 and '"proven": false' in r.output and '"worst": 3' in r.output

@@ -323,7 +323,7 @@ def test_worst_case_trees_replay_through_verify(tmp_path):
     out = tmp_path / "worst.json"
     made = run("optimal-tree", "--objective", "worst-case", "--answers", FAMILY, "--out", out, "--json")
     assert made.exit_code == 0, made.output
-    depth = json.loads(made.stdout)["guesses_always_suffice"]
+    depth = json.loads(made.stdout)["worst"]
     checked = run("verify", out, "--json")
     assert checked.exit_code == 0, checked.output
     assert json.loads(checked.stdout)["summary"]["worst"] == depth

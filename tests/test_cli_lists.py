@@ -54,7 +54,7 @@ CASES = {
     "optimal-tree --rank": (["optimal-tree", "--rank", "--words", "SALET", "--cutoff", "10", "--workers",
                              "0", "--quiet"], lambda out, e: out["params"]["n_guesses"] == SIZES[e.guesses]),
     "worst-case": (["optimal-tree", "--objective", "worst-case", "--state", STATE, "--quiet"],
-                   lambda out, e: out["proven_least"] and out["answers"] == LEFT[e.answers]),
+                   lambda out, e: out["proven"] and out["answers"] == LEFT[e.answers]),
     "absurdle": (["absurdle", "--play", "SALET,CORNY"],
                  lambda out, e: [m["guess"] for m in out] == ["SALET", "CORNY"]),
     "preset": (["preset", "SALET", "CORNY"], lambda out, e: out["answers"] == SIZES[e.answers]),

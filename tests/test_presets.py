@@ -179,7 +179,7 @@ def test_cli_preset_and_errors():
     r = runner.invoke(app, ["preset", "HANDY", "SWIFT", "GLOVE", "CRUMP"])
     assert r.exit_code == 0 and "wins 100.00%" in r.output and "mean score: 5.03" in r.output
     r = runner.invoke(app, ["preset", "RETCH", "SNAIL", "--json"])
-    assert r.exit_code == 0 and '"max_score": 10' in r.output
+    assert r.exit_code == 0 and '"worst": 10' in r.output
     six = ["HANDY", "SWIFT", "GLOVE", "CRUMP", "ARISE", "BLOND"]
     for bad in (["preset", "HANDY", "HANDY"], ["preset", "QQQQQ"], ["preset"], ["preset", *six],
                 ["preset", "--search", "--words", "9"]):

@@ -207,7 +207,7 @@ def test_solve3_returns_a_working_guess_or_none_exists(small_pm, inst):
     members = np.arange(n, dtype=np.int32)
     s = _search(pm, "normal", None, 10**9, 0)
     order, most = k.node_order(s.codes, s.guesses, members, 3, 243, SOLVED)
-    row = k.solve3(s.codes, s.guesses, members, order, most, 243, SOLVED, s.pc, s.budget)
+    row = k.solve3(s.codes, s.guesses, members, order, most, 243, SOLVED, s.pc, s.budget.flag)
     if row >= 0:
         assert all(len(b) <= 2 or brute.separable(b) for b in brute.buckets(row, frozenset(range(n))))
     else:
@@ -241,7 +241,7 @@ def test_cli_tree_file_passes_verify(tmp_path):
     r = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", "--answers", "tests/data/family.txt",
                             "--out", out, "--json"])
     assert r.exit_code == 0, r.output
-    depth = json.loads(r.output)["guesses_always_suffice"]
+    depth = json.loads(r.output)["worst"]
     r = runner.invoke(app, ["verify", out, "--max-guesses", str(depth)])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["verify", out, "--max-guesses", str(depth - 1)])
@@ -279,7 +279,7 @@ def test_cli_worst_case_backend_cuda_equals_cpu(monkeypatch, tmp_path):
         data.pop("nodes")  # the work differs (on CUDA, statistics strike guesses early); the result not
         out[backend] = data, (tmp_path / f"{backend}.json").read_text()
     assert out["cuda"] == out["cpu"]
-    assert out["cpu"][0]["guesses_always_suffice"] == 8 and out["cpu"][0]["proven_least"]
+    assert out["cpu"][0]["worst"] == 8 and out["cpu"][0]["proven"]
 
 
 # ---- the Wordle lists -------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import core, lists, optimal, runs, tree, variants, war
+from . import adversaries, core, fixedsets, lists, optimal, play, policies, runs, tree, war
 from .app import app
 
 
@@ -28,4 +28,5 @@ def _quiet_stdout() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-__all__ = ["app", "core", "lists", "main", "optimal", "runs", "tree", "variants", "war"]
+__all__ = ["adversaries", "app", "core", "fixedsets", "lists", "main", "optimal", "play", "policies", "runs",
+           "tree", "war"]

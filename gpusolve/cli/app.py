@@ -17,6 +17,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from ..core.eras import DEFAULT, ERAS, LATEST, era
 from ..core.errors import GpusolveError, Note
+from ..core.games import game_names
 from ..core.words import BUNDLED
 
 try:  # newer Typer runs on its own copy of click
@@ -154,21 +155,22 @@ class _Console:
 console: Any = _Console()
 
 
-class Steps:
-    """A transient progress line on a terminal for work done in steps: the step's name, done/total
-    and the time taken; called as ``steps(name, done, total)`` (total None: unknown)."""
+class ProgressDisplay:
+    """The one progress display of every command: a transient line per phase on a terminal
+    (what is counted, a bar, done/total, the best so far, nodes, time), fed ``Progress`` events
+    (``gpusolve.search.plumbing``). A new phase hides the lines of finished or open-ended ones."""
 
     def __init__(self, enabled: bool) -> None:
         self.progress = None
+        self.tasks: dict[str, Any] = {}
         if enabled and console.is_terminal:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     TextColumn("{task.fields[count]}"), TimeElapsedColumn(),
-                                     console=console, transient=True)
-            self.task = self.progress.add_task("starting", total=None, count="")
+                                     TextColumn("{task.fields[count]}"), TextColumn("{task.fields[best]}"),
+                                     TimeElapsedColumn(), console=console, transient=True)
 
-    def __enter__(self) -> Steps:
+    def __enter__(self) -> ProgressDisplay:
         if self.progress:
             self.progress.start()
         return self
@@ -177,10 +179,23 @@ class Steps:
         if self.progress:
             self.progress.stop()
 
-    def __call__(self, name: str, done: int, total: int | None) -> None:
-        if self.progress:
-            count = f"{done:,}/{total:,}" if total is not None else f"{done:,}"
-            self.progress.update(self.task, description=name, completed=done, total=total, count=count)
+    def __call__(self, event: Any) -> None:
+        """Show a ``Progress`` event."""
+        if not self.progress:
+            return
+        task = self.tasks.get(event.phase)
+        if task is None:
+            for old in self.tasks.values():
+                t = self.progress.tasks[old]
+                if t.total is None or t.completed >= t.total:
+                    self.progress.update(old, visible=False)
+            task = self.progress.add_task(event.phase, total=None, count="", best="")
+            self.tasks[event.phase] = task
+        count = f"{event.done:,}/{event.total:,}" if event.total is not None else f"{event.done:,}"
+        nodes = f"{event.nodes:,} nodes" if event.nodes is not None else ""
+        extra = "  ".join(x for x in (event.best, nodes) if x)
+        self.progress.update(task, completed=event.done, total=event.total, count=count, best=extra,
+                             visible=True)
 
 
 def lowered(value: Any) -> Any:
@@ -193,7 +208,7 @@ def name_option(name: str, help: str, **kw: Any) -> Any:
     return typer.Option(name, help=help, callback=lowered, **kw)
 
 
-Game = Annotated[str, name_option("--game", "wordle, jotto or mastermind.")]
+Game = Annotated[str, name_option("--game", f"{', '.join(game_names())}.")]
 Length = Annotated[int | None, typer.Option(
     "--length", help="Letters per word, or pegs [default: 5; mastermind 4]")]
 Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
@@ -229,6 +244,9 @@ OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the 
 TreeFormat = Annotated[str | None, typer.Option(
     "--format", help="The tree file's format: json, text (the published layout, hollow), text-full, "
     "html (a self-contained explorer page). Default: by the file name, else json.")]
+TimeLimit = Annotated[float | None, typer.Option(
+    "--time-limit", min=0.001, help="Stop the search after this many seconds, as Ctrl-C does (then "
+    "nothing is proven).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
 def _position(value: str | None) -> str | None:
     """Return a --state value, refusing an empty one (it would silently mean the opening)."""

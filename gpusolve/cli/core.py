@@ -77,7 +77,7 @@ def rank(
     if prior != "uniform":
         if by != "guess" or worst:
             raise GpusolveError("--prior goes with --by guess and no --worst")
-        from .variants import rank_prior
+        from .policies import rank_prior
 
         return rank_prior(prior=prior, metric=metric, top=top, state=state, game=game, length=length,
                           colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Note
 from .app import (
     OUT_HELP,
     Answers,
@@ -18,8 +19,10 @@ from .app import (
     Json,
     Length,
     Mode,
+    ProgressDisplay,
     Quiet,
     State,
+    TimeLimit,
     TreeFormat,
     app,
     check_outputs,
@@ -31,47 +34,8 @@ from .app import (
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
 
 DEFAULT_MEMO_MB = 512  # gpusolve.search.optimal.DEFAULT_MEMO_MB (numba is imported only when a command runs)
+DEFAULT_PAIR_MB = 256  # gpusolve.search.worstcase.DEFAULT_PAIR_MB
 CUTOFF_MAX = 1 << 40  # the search's infinity
-
-
-class _Display:
-    """A rich progress display: first guesses (when there is a choice of them) or buckets done,
-    current best, elapsed."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.progress = None
-        if enabled:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.progress = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[count]}"),
-                TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
-            )
-            self.guesses = self.progress.add_task("first guesses", total=None, best="", count="",
-                                                  visible=False)
-            self.buckets = self.progress.add_task("buckets", total=None, best="", count="")
-
-    def __enter__(self) -> _Display:
-        if self.progress:
-            self.progress.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.progress:
-            self.progress.stop()
-
-    def __call__(self, event: dict) -> None:
-        if not self.progress:
-            return
-        if event["event"] == "guess":
-            best = f"best {event['best']:,}" if event["best"] is not None else ""
-            self.progress.update(self.guesses, completed=event["tried"], total=event["candidates"],
-                                 count=f"{event['tried']:,}/{event['candidates']:,}",
-                                 best=f"{best}  {event['nodes']:,} nodes", visible=event["candidates"] > 1)
-        else:
-            self.progress.update(self.buckets, completed=event["done"], total=event["buckets"],
-                                 count=f"{event['done']:,}/{event['buckets']:,}",
-                                 best=f"{event['nodes']:,} nodes")
 
 
 def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
@@ -142,9 +106,13 @@ def optimal_tree(
     out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
     levels: Annotated[int, typer.Option(
         "--show", min=0, help="Print the tree's first N levels as text.")] = 0,
-    memo_mb: Annotated[int, typer.Option(
-        "--memo-mb", help="Memo size in MiB (all workers; with --objective worst-case: the cache of "
-        "pair separators).")] = DEFAULT_MEMO_MB,
+    memo_mb: Annotated[int | None, typer.Option(
+        "--memo-mb", help=f"Memo size of the exact search in MiB, all workers [default: {DEFAULT_MEMO_MB}]."
+    )] = None,
+    pair_mb: Annotated[int | None, typer.Option(
+        "--pair-mb", min=0, help="With --objective worst-case: memory for its cache of pair separators, "
+        f"MiB [default: {DEFAULT_PAIR_MB}].")] = None,
+    time_limit: TimeLimit = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="Worker threads [default: 2 or cores]; with --rank, local worker processes "
         "(0: in this process) [default: the number of cores].")] = None,
@@ -173,14 +141,23 @@ def optimal_tree(
     from ..core.limits import check_memo_mb, check_workers
 
     if objective == "worst-case":
-        from .variants import worst_case_cmd
+        from .adversaries import worst_case_cmd
 
+        if memo_mb is not None and pair_mb is None:  # the old spelling: --memo-mb sized the pair cache
+            warnings.warn(Note("--memo-mb with --objective worst-case is read as --pair-mb (the worst-case "
+                               "search has no memo of that size): write --pair-mb"), stacklevel=1)
+            pair_mb = memo_mb
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
                               start=start, mode=mode, state=state, max_depth=max_guesses, out=out, fmt=fmt,
                               game=game, length=length, colours=colours, guesses=guesses, answers=answers,
-                              backend=backend, json=json, quiet=quiet, pair_mb=memo_mb)
+                              backend=backend, json=json, quiet=quiet,
+                              pair_mb=DEFAULT_PAIR_MB if pair_mb is None else pair_mb, time_limit=time_limit)
     if objective != "total":
         raise GpusolveError(f"unknown objective {objective!r}: choose total or worst-case")
+    if pair_mb is not None:
+        raise GpusolveError("--pair-mb sizes the worst-case search's cache: it goes with "
+                            "--objective worst-case")
+    memo_mb = DEFAULT_MEMO_MB if memo_mb is None else memo_mb
     if rank:
         if start or state:
             raise GpusolveError("--rank ranks start words: it takes no --start or --state")
@@ -205,13 +182,17 @@ def optimal_tree(
     if alternatives is None:
         alternatives = 4 if state else 0
     if start is None and not moves:
+        if time_limit is not None:
+            raise GpusolveError("--time-limit goes with --start or --state: a proof over every start word "
+                                "stops with Ctrl-C and resumes where it stopped")
         return _prove(pm, guesses, answers, mode, max_guesses, chosen, alternatives, cutoff, run_dir,
                       scheduler, workers, memo_mb, backend, json, quiet, out, fmt, levels)
     show = console.is_terminal and not quiet and not json
-    with _Display(show) as display:
+    with ProgressDisplay(show) as display:
         result = solve(pm, Question(start=start, moves=tuple(moves), mode=mode, max_guesses=max_guesses,
                                     cutoff=cutoff, candidates=chosen, alternatives=alternatives),
-                       Options(memo_mb=memo_mb, workers=workers, progress=display if show else None))
+                       Options(memo_mb=memo_mb, workers=workers, progress=display if show else None,
+                               seconds=time_limit))
     if out and result.tree is not None:
         save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                   answers=answers or pm.game.default_answers, max_guesses=max_guesses,

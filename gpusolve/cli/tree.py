@@ -19,7 +19,7 @@ from .app import (
     Json,
     Length,
     Mode,
-    Steps,
+    ProgressDisplay,
     TreeFormat,
     app,
     check_outputs,
@@ -76,7 +76,7 @@ def tree(
     if prior != "uniform" and ties != "exact":
         raise GpusolveError("--ties applies to the uniform prior only")
     if prior != "uniform":
-        from .variants import prior_tree_cmd
+        from .policies import prior_tree_cmd
 
         return prior_tree_cmd(prior=prior, metric=metric, mode=mode, free_max=free_max,
                               out=str(out) if out else None, fmt=fmt, game=game, length=length,
@@ -236,7 +236,7 @@ def play(
     """Simulate games: a guesser (tree file, greedy metric, or random) against an answer; or play
     yourself (--human, --evil)."""
     if human or evil:
-        from .variants import play_human
+        from .play import play_human
 
         return play_human(seed=seed, answer=target, evil_replier=evil, mode=mode, max_guesses=6, game=game,
                           length=length, colours=colours, guesses=guesses, answers=answers,
@@ -265,7 +265,7 @@ def play(
                                                free_max=free_max, free_min=free_min))
     targets = [pm.answers[c] for c in remaining_answers(pm, moves)]  # a tree's position leaves these
     if all_answers:
-        with Steps(not json) as steps:
+        with ProgressDisplay(not json) as steps:
             summary = play_all(pm, guesser, targets, steps)
         if json:
             print_json(summary.as_dict())

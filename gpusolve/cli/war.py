@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Backend, Json, Quiet, Steps, app, check_outputs, console, print_json
+from .app import Backend, Json, ProgressDisplay, Quiet, app, check_outputs, console, print_json
 
 DEFAULT_CAP = 100_000  # gpusolve.war.DEFAULT_CAP (its kernels are imported only when a command runs)
 
@@ -49,7 +49,7 @@ def sweep(
     if wars:
         _sweep_with_wars(ranks, suits, down, exact, json, quiet)
         return
-    with Steps(not (quiet or json)) as steps:
+    with ProgressDisplay(not (quiet or json)) as steps:
         p = cards.sweep_probability(deck, progress=steps)
         if exact:
             p_exact = cards.sweep_probability(deck, exact=True, progress=steps)
@@ -75,7 +75,7 @@ def _sweep_with_wars(ranks: int, suits: int, down: int, exact: bool, json: bool,
     from .. import war as cards
 
     deck, n = cards.abstract_deck(ranks, suits), ranks * suits
-    with Steps(not (quiet or json)) as steps:
+    with ProgressDisplay(not (quiet or json)) as steps:
         games = cards.short_games(deck, down, progress=steps)
         exact_games = cards.short_games(deck, down, exact=True, progress=steps) if exact else None
     names = {"seed_win": ("A wins", "Norvig"), "seed_tie": ("tie", "Norvig"),
@@ -124,7 +124,7 @@ def lengths(
     from .. import war as cards
 
     check_outputs((plot, "plot"))
-    with Steps(not (quiet or json)) as steps:
+    with ProgressDisplay(not (quiet or json)) as steps:
         result = cards.game_lengths(games, ranks, suits, down, cap, seed, backend, steps)
     if plot is not None:
         cards.plot_lengths(result, plot)

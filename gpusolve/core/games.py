@@ -7,16 +7,36 @@ import itertools
 import re
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from string import ascii_uppercase
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import GpusolveError, Note
 from .words import Word, read_words, shorten
 
+if TYPE_CHECKING:
+    import numpy as np
+
 WORDLE, JOTTO, MASTERMIND = 0, 1, 2  # the kernels' game ids (kernels/replies.py)
 GAMES = ("wordle", "jotto", "mastermind")
+"""The reply rules (each compiled in ``kernels/replies.py``)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game that plays a rule of ``GAMES`` at a fixed length over its own word lists: one entry
+    in ``VARIANTS`` (and its list in ``data/``, named ``data:FILE``) makes a new ``--game``."""
+
+    rule: str
+    length: int
+    answers: str
+    guesses: str
+    about: str
+
+
+VARIANTS: dict[str, Variant] = {
+}
+"""The registered variants by name (docs/architecture.md: adding a game)."""
 
 GREEN, YELLOW, MISS = "G", "Y", "."
 REPLY_SYMBOLS = {
@@ -169,6 +189,8 @@ class Game:
 
     def encode(self, words: tuple[Word, ...]) -> np.ndarray:
         """Return the words as a (n, length) uint8 array of symbol indices, for the kernels."""
+        import numpy as np  # here: the command line reads the game names without numpy
+
         index = {c: i for i, c in enumerate(self.alphabet)}
         return np.array([[index[c] for c in w] for w in words], dtype=np.uint8).reshape(
             len(words), self.length
@@ -233,6 +255,11 @@ class Game:
         return guess_list, answer_list
 
 
+def game_names() -> tuple[str, ...]:
+    """Return every name ``--game`` takes: the rules, then the registered variants."""
+    return GAMES + tuple(VARIANTS)
+
+
 def matrix_bytes(game: Game, n_guesses: int, n_answers: int) -> int:
     """Return the bytes of a pattern matrix of ``n_guesses`` x ``n_answers`` for ``game``."""
     return n_guesses * n_answers * (1 if game.n_patterns <= 256 else 2)
@@ -241,8 +268,14 @@ def matrix_bytes(game: Game, n_guesses: int, n_answers: int) -> int:
 def make_game(name: str = "wordle", length: int | None = None, colours: int = 6) -> Game:
     """Return the spec of a registered game; ``length`` is letters (or pegs) per word
     (default 5, and 4 pegs for Mastermind)."""
+    if name in VARIANTS:
+        v = VARIANTS[name]
+        if length not in (None, v.length):
+            raise GpusolveError(f"{name} words have {v.length} letters (--length {length} is another game)")
+        return replace(make_game(v.rule, v.length, colours), name=name, default_answers=v.answers,
+                       default_guesses=v.guesses)
     if name not in GAMES:
-        raise GpusolveError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+        raise GpusolveError(f"unknown game {name!r}: choose one of {', '.join(game_names())}")
     if length is None:
         length = 4 if name == "mastermind" else 5
     if name == "wordle":

@@ -44,6 +44,10 @@ BUNDLED = {
 """Names usable on the command line for the word lists shipped in ``data/`` (see data/README.md)."""
 
 
+DATA = "data:"
+"""Prefix of a list named by its file in ``data/`` (a game variant's own list, ``VARIANTS``)."""
+
+
 def bundled_bytes(name: str) -> bytes:
     """Return the file of a bundled list as shipped."""
     return resources.files("gpusolve.data").joinpath(BUNDLED[name].file).read_bytes()
@@ -53,6 +57,9 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
     """Return the words of a bundled list name or a file path, uppercased and validated."""
     if spec in BUNDLED:
         text = bundled_bytes(spec).decode()
+        source = spec
+    elif spec.startswith(DATA) and resources.files("gpusolve.data").joinpath(spec[len(DATA):]).is_file():
+        text = resources.files("gpusolve.data").joinpath(spec[len(DATA):]).read_text()
         source = spec
     else:
         path = Path(spec)

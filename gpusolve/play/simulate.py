@@ -13,6 +13,7 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.trees import Summary, Tree, summary_of
 from ..core.words import Word
+from ..search.plumbing import OnProgress, Progress
 
 Move = tuple[Word, int]
 Guesser = Callable[[list[Move], np.ndarray], Word]
@@ -81,15 +82,15 @@ def play_game(pm: PatternMatrix, guesser: Guesser, target: Word) -> list[Turn]:
 
 
 def play_all(pm: PatternMatrix, guesser: Guesser, targets: Sequence[Word] | None = None,
-             progress: Callable[[str, int, int], None] | None = None) -> Summary:
+             progress: OnProgress | None = None) -> Summary:
     """Return the statistics of ``guesser`` playing every answer (or ``targets``) once;
-    ``progress(name, done, total)`` hears of every 100 games."""
+    ``progress`` hears of every 100 games."""
     targets = pm.answers if targets is None else targets
     games = []
     for t in targets:
         games.append(play_game(pm, guesser, t))
         if progress and len(games) % 100 == 0:
-            progress("games", len(games), len(targets))
+            progress(Progress("games", len(games), len(targets)))
     if not games:
         raise GpusolveError("no answers to play")
     return summary_of(games[0][0].guess, Counter(len(turns) for turns in games))

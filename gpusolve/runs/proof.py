@@ -281,8 +281,9 @@ class _Search:
 
     def _run_here(self, workers: int, memo_mb: int) -> None:
         from ..search.optimal import MemoTable, Options, Question, solve
+        from ..search.plumbing import Budget
 
-        stop = np.zeros(1, np.int64)
+        stop = Budget(None)  # shared: Ctrl-C here stops every worker's search
         free: list[list[MemoTable]] = [[] for _ in range(workers)]
         lock = threading.Lock()
         per_thread = max(1, memo_mb // workers)
@@ -295,7 +296,7 @@ class _Search:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
                                         cutoff=cutoff, tree=False)
                     res = solve(self.pm, question, Options(memo_mb=per_thread, workers=1, tables=tables,
-                                                           stop=stop))
+                                                           budget=stop))
                 except GpusolveError as e:
                     if not str(e).startswith("no strategy"):
                         raise
@@ -329,7 +330,7 @@ class _Search:
                         if result is not None:
                             self.record(word, result, nodes)
             except BaseException:
-                stop[0] = 1
+                stop.interrupt()
                 for fut in running:
                     fut.exception()
                 raise

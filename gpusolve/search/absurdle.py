@@ -7,7 +7,6 @@ win, proven, and a winning line.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,18 +17,12 @@ from ..core.words import Word
 from ..kernels import absurdle_cpu as k
 from ..kernels import setkeys
 from ..kernels.stats import BRANCHES, KEPT, KEPT_REPLY
+from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 20_220_310
 """Seed of the random 64-bit word per answer whose XOR finds answer sets (``kernels.setkeys``)."""
 SCORES = (KEPT, KEPT_REPLY, BRANCHES)
 """The reply statistics that score a guess: the kept bucket's size and reply, the branches."""
-DEFAULT_BUDGET = 2_000_000_000
-"""Answer sets a search may examine before giving up (then nothing is claimed)."""
-
-
-def answer_columns(pm: PatternMatrix, answers: np.ndarray | None) -> np.ndarray:
-    """Return the answer columns to solve (default: all)."""
-    return np.arange(pm.shape[1], dtype=np.int32) if answers is None else np.asarray(answers, np.int32)
 
 
 @dataclass
@@ -43,14 +36,14 @@ class AbsurdleResult:
     nodes: int = 0
 
     def as_dict(self, game) -> dict:
-        """Return the result as a JSON-ready dict."""
+        """Return the result as a JSON-ready dict (field names as ``plumbing.JSON_FIELDS``)."""
         return {
-            "fewest_guesses": self.guesses,
+            "worst": self.guesses,
             "proven": True,
-            "depths_refuted": self.refuted,
+            "refuted": self.refuted,
             "line": [{"guess": g, "reply": game.format_reply(r)} for g, r in self.line],
+            "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
-            "sets_searched": self.nodes,
         }
 
 
@@ -69,28 +62,28 @@ def absurdle_line(pm: PatternMatrix, words: list[Word], answers: np.ndarray | No
 
 
 def absurdle(pm: PatternMatrix, answers: np.ndarray | None = None, max_depth: int = 10,
-             budget: int = DEFAULT_BUDGET, progress: Callable[[int, int], None] | None = None
+             budget: Budget | int | None = None, progress: OnProgress | None = None
              ) -> AbsurdleResult:
     """Return the fewest guesses that always win against the Absurdle replier, proven.
 
-    ``progress(guesses tried, answer sets examined)`` is called now and then.
+    ``progress`` hears now and then of the guesses tried and the answer sets examined.
     """
     t0 = time.perf_counter()
     members = answer_columns(pm, answers)
-    if not len(members):
-        raise GpusolveError("no answers to solve")
     search = _Search(pm, budget)
     search.progress = progress
     refuted = []
     for depth in range(1, max_depth + 1):
         search.depth = depth
-        rows = search.reduce(members, depth - 1)
+        with search.budget.guard():
+            rows = search.reduce(members, depth - 1)
+        search.budget.check("the Absurdle search")
         if rows is not None:
             last = np.flatnonzero(pm.codes[:, _last_answer(pm, rows, members)] == pm.game.solved)
             words = [pm.guesses[r] for r in [*rows, int(last[0])]]
             played = absurdle_line(pm, words, members)
             return AbsurdleResult(depth, [(w, r) for w, r, _ in played], refuted,
-                                  time.perf_counter() - t0, search.nodes)
+                                  time.perf_counter() - t0, search.budget.used)
         refuted.append(depth)
     raise GpusolveError(f"no win within {max_depth} guesses against the Absurdle replier")
 
@@ -109,7 +102,7 @@ class _Search:
     sets proven not to be (set -> the most guesses proven not to suffice; ``kernels.setkeys``,
     collision-proof)."""
 
-    def __init__(self, pm: PatternMatrix, budget: int) -> None:
+    def __init__(self, pm: PatternMatrix, budget: Budget | int | None = None) -> None:
         import numba
 
         self.pm = pm
@@ -119,21 +112,20 @@ class _Search:
         self.solved = pm.game.solved
         self.zobrist = setkeys.zobrist(pm.shape[1], ZOBRIST_SEED)
         self.failed = setkeys.new_memo()  # set -> the most guesses proven not to suffice
-        self.nodes = 0
-        self.budget = budget
+        self.budget = as_budget(budget)
         self.threads = numba.get_num_threads()
-        self.progress: Callable[[int, int], None] | None = None
+        self.progress: OnProgress | None = None
         self.depth = 0
         self._shown = 0.0
 
     def _tick(self, nodes: int = 1) -> None:
-        self.nodes += nodes
+        """Count ``nodes`` answer sets examined; raise once the search must stop."""
+        if not self.budget.spend(nodes):
+            self.budget.check("the Absurdle search")
         if self.progress is not None and time.monotonic() - self._shown > 0.2:
             self._shown = time.monotonic()
-            self.progress(self.depth, self.nodes)
-        if self.nodes > self.budget:
-            raise GpusolveError("the search ran out of its node budget before proving a result; "
-                                "raise --budget")
+            self.progress(Progress(f"trying {self.depth} guesses: answer sets examined", self.budget.used,
+                                   depth=self.depth))
 
     def _on_gpu(self, answers: int) -> bool:
         return self.pm.backend.offloads(answers, self.n_patterns)

@@ -19,6 +19,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from .greedy import greedy_tree
+from .plumbing import OnProgress, Progress
 
 POLICIES = {"maxinfo": "entropy", "maxsplits": "splits", "maxprune": "prune"}
 """Seed 004's policy names -> gpusolve's greedy metric for them (``gpusolve.search.greedy`` knows
@@ -53,14 +54,14 @@ def antiwordle_tree(pm: PatternMatrix, answers=None) -> Tree:
 
 
 def policy_table(pm: PatternMatrix, metrics=("entropy", "splits", "prune"), modes=("normal", "hard"),
-                 free_max: int | None = None, progress=None) -> list[dict]:
+                 free_max: int | None = None, progress: OnProgress | None = None) -> list[dict]:
     """Return per (metric, mode) the greedy tree's first guess, mean, worst and failures (> 6);
-    ``progress(name, done, total)`` hears of each tree."""
+    ``progress`` hears of each tree."""
     rows = []
     for metric in metrics:
         for mode in modes:
             if progress:
-                progress(f"{metric} {mode}", len(rows), len(metrics) * len(modes))
+                progress(Progress(f"{metric} {mode}", len(rows), len(metrics) * len(modes)))
             s = summarize(greedy_tree(pm, policy_metric(metric), mode, free_max=free_max))
             rows.append({"metric": metric, "mode": mode, "first_guess": s.first_guess,
                          "mean": round(s.mean, 4), "worst": s.worst, "over_6": s.over(6)})

@@ -27,6 +27,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree
 from ..kernels import greedy_cpu as kernel
 from ..kernels.stats import inverse_table, nlogn_table
+from .plumbing import answer_columns
 
 MODE_IDS = {"normal": kernel.NORMAL, "hard": kernel.HARD, "consistent": kernel.CONSISTENT}
 TIES = ("exact", "seed-001")
@@ -121,25 +122,6 @@ def kernel_metric(name: str, n: int, ties: str = "exact") -> KernelMetric:
     prunable = bool((delta >= 0).all()) and not rule.exclude_solved
     convex = bool((np.diff(delta) >= 0).all()) and gain[0] == 0
     return KernelMetric(kernel.SUM, 1, gain, delta, prunable, rule.exclude_solved, prunable and convex)
-
-
-def answer_columns(pm: PatternMatrix, answers: Sequence | np.ndarray | None) -> np.ndarray:
-    """Return answer columns (int64, ascending) from columns or words; default all answers."""
-    if answers is None:
-        return np.arange(pm.shape[1], dtype=np.int64)
-    items = list(answers)
-    if items and isinstance(items[0], str):
-        index = {w: i for i, w in enumerate(pm.answers)}
-        missing = [w for w in items if w.upper() not in index]
-        if missing:
-            raise GpusolveError(f"not in the answer list: {', '.join(missing[:5])}")
-        items = [index[w.upper()] for w in items]
-    cols = np.unique(np.asarray(items, dtype=np.int64))
-    if not len(cols):
-        raise GpusolveError("no answers to build a tree over")
-    if cols[0] < 0 or cols[-1] >= pm.shape[1]:
-        raise GpusolveError("answer column out of range")
-    return cols
 
 
 def guess_row(pm: PatternMatrix, word: str | int) -> int:
@@ -274,7 +256,7 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
     ``free_min < remaining <= free_max`` (defaults 3 and None: no upper limit, the seeds'
     rule); ``start`` fixes the first guess; ``ties``: one of ``TIES``.
     """
-    cols = answer_columns(pm, answers)
+    cols = answer_columns(pm, answers).astype(np.int64)
     plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     threads = threads or numba.get_num_threads()
     n = len(cols)
@@ -319,7 +301,7 @@ def greedy_scores(pm: PatternMatrix, starts: Sequence | np.ndarray, metric: str 
     ``starts`` are guess rows (or words); every start's tree grows on its own core, nothing but
     the histograms is kept.
     """
-    cols = answer_columns(pm, answers)
+    cols = answer_columns(pm, answers).astype(np.int64)
     plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     rows = [guess_row(pm, s) for s in starts]
     if not rows:

@@ -12,7 +12,6 @@ import bisect
 import os
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -20,13 +19,13 @@ import numpy as np
 
 from ..core.errors import GpusolveError
 from ..core.history import remaining_answers
-from ..core.interrupt import StopOnInterrupt
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
 from .bounds import answer_replies, first_pass, guess_caps, size_bound
+from .plumbing import Budget, OnProgress, Progress
 
 DEFAULT_MEMO_MB = 512
 """Memo size (MiB, all workers together); each entry takes 41 bytes."""
@@ -353,7 +352,7 @@ class _Search:
     """The driver: sets of ``FIRST_PASS_MIN_ANSWERS`` answers or more are searched here, guess
     by guess with first-pass bounds; smaller ones by the compiled search in worker threads."""
 
-    def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: Callable | None,
+    def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: OnProgress | None,
                  known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
         entries = max(16, int(memo_mb * 2**20 / MEMO_ENTRY_BYTES / max(workers, 1)))
         if tables is not None:  # kept across searches: replaced only when they do not fit this one
@@ -376,7 +375,6 @@ class _Search:
         self.large: dict[tuple, tuple[int, bool, int]] = {}
         """Sets searched here: (answers, depth, list hash) -> (value or bound, exact?, best guess)."""
         self.progress = progress
-        self.started = time.perf_counter()
 
     @property
     def nodes(self) -> int:
@@ -450,7 +448,7 @@ class _Search:
 
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                ah: tuple[int, int], beta: int, cand: np.ndarray | None = None, keep: int = 1,
-               limit: int | None = None, report: Callable[[dict], None] | None = None) -> None:
+               limit: int | None = None, report: OnProgress | None = None) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
 
@@ -489,10 +487,8 @@ class _Search:
             choice.tried += 1
             choice.add(Alternative(pm.guesses[g], int(value), bool(exact and value < bound)))
             if report:
-                report({"event": "guess", "tried": choice.tried, "candidates": len(order),
-                        "best": choice.exact[0] if choice.exact else None, "guess": pm.guesses[g],
-                        "value": int(value), "nodes": self.nodes,
-                        "elapsed": time.perf_counter() - self.started})
+                report(Progress("first guesses", choice.tried, len(order),
+                                f"best {choice.exact[0]:,}" if choice.exact else "", self.nodes))
 
         pos = 0
         while pos < len(order):
@@ -553,8 +549,7 @@ class _Search:
         def done(i: int, v: int) -> None:
             known[i] = max(v, lbs[i])
             if report and self.progress:
-                self.progress({"event": "bucket", "done": len(known), "buckets": len(kids),
-                               "nodes": self.nodes, "elapsed": time.perf_counter() - self.started})
+                self.progress(Progress("buckets", len(known), len(kids), nodes=self.nodes))
 
         if current() >= bound:
             return current(), False
@@ -681,10 +676,13 @@ class Options:
     tables: list[MemoTable] | None = None
     """A list holding the memo tables to use and keep (filled when empty or unfit), so that
     successive searches share their memo."""
-    progress: Callable[[dict], None] | None = None
-    """Called with ``{"event": "guess" | "bucket", ...}`` as the search goes."""
-    stop: np.ndarray | None = None
-    """A one-element array; setting it from another thread interrupts the search."""
+    progress: OnProgress | None = None
+    """Hears of the first guesses settled and the buckets of the best one searched."""
+    seconds: float | None = None
+    """A time limit: past it the search stops as on Ctrl-C (the best so far, not proven)."""
+    budget: Budget | None = None
+    """A stop shared with other searches: once stopped from elsewhere (``Budget.interrupt``)
+    this search returns ``interrupted``, without a tree."""
 
 
 def solve(pm: PatternMatrix, question: Question = Question(), options: Options | None = None,
@@ -694,7 +692,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
 
     Without a ``start`` the guesses are tried by increasing size bound, over large sets after
     first-pass bounds, with the best total so far as the cutoff; a result ``interrupted`` by
-    Ctrl-C or ``options.stop`` holds the best found so far, not proven best.
+    Ctrl-C, the time limit or ``options.budget`` holds the best found so far, not proven best.
     """
     from ..kernels.optimal_cpu import INF
 
@@ -734,26 +732,25 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
     search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.tables)
-    if o.stop is not None:
-        search.stop = o.stop
+    budget = o.budget or Budget(None, o.seconds)
+    search.stop = budget.flag[1:]  # the compiled searches poll it
     ah = ctx.list_hash(rows)
     goal = INF if cutoff is None else int(cutoff)
     keep = 1 + max(0, q.alternatives)
     choice = _Choice()
     interrupted = False
-    guard = StopOnInterrupt(search.interrupt).__enter__()  # Ctrl-C stops the kernels: no exception in a wait
-    try:
-        search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
-                      limit=None if q.start is not None else candidates, report=o.progress)
+    try:  # Ctrl-C and the time limit stop the kernels: no exception in a wait
+        with budget.guard(), budget.listening(search.interrupt):
+            search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
+                          limit=None if q.start is not None else candidates, report=o.progress)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
-    finally:
-        guard.__exit__()
     build_tree = q.tree
-    if o.stop is None:
-        search.stop[0] = 0
-    elif o.stop[0]:
+    if o.budget is None:
+        interrupted = interrupted or budget.stopped
+        budget.resume()
+    elif budget.stopped:
         interrupted, build_tree = True, False
 
     found = choice.found

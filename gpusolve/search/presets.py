@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numba
@@ -20,6 +19,7 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import presets_cpu as k
+from .plumbing import OnProgress, Progress
 
 MAX_SETS = 10_000_000
 """The most disjoint sets one search examines (about 300 MiB, minutes of work on a few cores)."""
@@ -56,7 +56,7 @@ class PresetReport:
             "answers": self.n_answers,
             "win_percent": round(100 * self.win_rate, 4),
             "mean": round(self.mean, 6),
-            "max_score": self.worst,
+            "worst": self.worst,
             "always_wins": self.always_wins,
             "seed_win_percent": round(100 * self.seed_win_rate, 4),
             "seed_mean": round(self.seed_mean, 6),
@@ -200,7 +200,7 @@ def candidate_pool(pm: PatternMatrix, pool: str = "answers", letters: int = 26) 
 
 def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = None, seed: int = 0,
                    pool: str = "answers", letters: int = 26, top: int = 10,
-                   max_guesses: int = 6, progress: Callable[[str, int, int | None], None] | None = None
+                   max_guesses: int = 6, progress: OnProgress | None = None
                    ) -> PresetSearch:
     """Return every always-winning disjoint set of ``n_words`` words found and the best means.
 
@@ -208,7 +208,7 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     exact for the ``top`` best: sets are evaluated in order of a lower bound on their mean
     (each bin's first consistent guess taken exactly, then every sub-bin of m answers needs at
     least 2m - 1 guesses in all) until the bound passes the ``top``-th best mean found.
-    ``progress(phase, done, total)`` hears of the work in steps (Ctrl-C stops it between them).
+    ``progress`` hears of the work in steps (Ctrl-C stops it between them).
     """
     if pm.game.kind != 0 and pm.game.name != "wordle":  # pragma: no cover - guard
         raise GpusolveError("preset search is defined for letter games")
@@ -246,7 +246,7 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
                          sq.n_patterns, sq.zobrist, out, threads)
             exact.update(zip(todo.tolist(), out.tolist()))
             if progress:
-                progress("exact means", len(exact), None)
+                progress(Progress("exact means", len(exact)))
 
     evaluate(np.flatnonzero(wins))
     by_bound = np.argsort(bounds, kind="stable")
@@ -275,7 +275,7 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     )
 
 
-def first_pass(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int, progress=None
+def first_pass(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int, progress: OnProgress | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (lower bound on the total score, always wins, largest bin) of every preset set
     (rows of ``sets``) with ``more`` guesses after the presets: one GPU thread per set on the
@@ -292,7 +292,7 @@ def first_pass(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int, prog
         k.set_bounds(sq.codes, sq.square, sets[lo:hi], sq.answer_rows, sq.n_patterns, more,
                      bounds[lo:hi], wins[lo:hi], biggest[lo:hi], threads)
         if progress:
-            progress("bounds", hi, len(sets))
+            progress(Progress("bounds", hi, len(sets)))
     return bounds, wins, biggest
 
 

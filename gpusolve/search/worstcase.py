@@ -9,7 +9,6 @@ deepening, exact), and returns a tree that never needs more than D. Absurdle liv
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -22,19 +21,14 @@ from ..core.words import Word
 from ..kernels import config, setkeys
 from ..kernels import worstcase_cpu as k
 from ..kernels.stats import BRANCHES, MAX
+from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 1_955_2022
-DEFAULT_BUDGET = 2_000_000_000
-"""Nodes a search may visit before giving up (then nothing is claimed)."""
 DEFAULT_PAIR_MB = 256
 """Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
 MAX_PAIR_TABLE = 1 << 25
 """Largest answer-pair index table (entries) the pair cache may allocate; beyond it (huge
 answer lists) sets with 3 guesses left are searched without it."""
-
-Progress = Callable[[int, int, int], None]
-"""progress(candidates done, candidates, depth) at the top of a search."""
-
 
 @dataclass
 class _Search:
@@ -43,7 +37,7 @@ class _Search:
     pm: PatternMatrix
     guesses: np.ndarray
     consistent: bool
-    budget: np.ndarray
+    budget: Budget
     pair_mb: int = DEFAULT_PAIR_MB
 
     def __post_init__(self) -> None:
@@ -76,7 +70,7 @@ class _Search:
 
     def _args(self, members: np.ndarray, depth: int) -> tuple:
         return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
-                self.memo, self.budget, self.consistent, self.answer_rows, self.pc)
+                self.memo, self.budget.flag, self.consistent, self.answer_rows, self.pc)
 
     def pool(self, members: np.ndarray) -> np.ndarray:
         """Return the guess rows that may be played on ``members``."""
@@ -129,7 +123,7 @@ class _Search:
         biggest, branches = self.stats(every, self.guesses)
         return k.candidate_order(biggest, branches, len(every) + 1, len(every)), int(branches.max())
 
-    def solvable(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> bool:
+    def solvable(self, members: np.ndarray, depth: int, progress: OnProgress | None = None) -> bool:
         """Return whether every answer of ``members`` can be found within ``depth`` guesses."""
         n = len(members)
         if n < self.large or depth <= 2:
@@ -138,16 +132,14 @@ class _Search:
         known = setkeys.find(self.memo, members, h, depth, -1)
         if known >= 0:
             return known == 1
-        if self.budget[0] <= 0:
-            self.budget[1] = 1
+        if not self.budget.spend():
             return False
-        self.budget[0] -= 1
         found = self.solving_guess(members, depth, progress) >= 0
-        if not self.budget[1]:
+        if not self.budget.stopped:
             setkeys.store(self.memo, members, h, depth, int(found))
         return found
 
-    def solving_guess(self, members: np.ndarray, depth: int, progress: Progress | None = None) -> int:
+    def solving_guess(self, members: np.ndarray, depth: int, progress: OnProgress | None = None) -> int:
         """Return the guess row the search picks to solve ``members`` within ``depth``, or -1.
 
         Large sets are split here (their statistics from the backend), smaller ones in the
@@ -161,18 +153,18 @@ class _Search:
         for done, i in enumerate(order):
             row = int(pool[i])
             ok = all(self.solvable(sub, depth - 1) for _, sub in self.buckets(members, row))
-            if self.budget[1]:
+            if self.budget.stopped:
                 return -1
             if ok:
                 return row
             if progress is not None:
-                progress(done + 1, len(order), depth)
+                progress(Progress(f"within {depth}: first guesses refuted", done + 1, len(order),
+                                  nodes=self.budget.used, depth=depth))
         return -1
 
     def check_budget(self) -> None:
-        if self.budget[1]:
-            raise GpusolveError("the search ran out of its node budget before proving a result; "
-                                "raise --budget")
+        """Raise if the search was stopped (Ctrl-C, time limit, node budget): nothing is claimed."""
+        self.budget.check("the worst-case search")
 
     def buckets(self, members: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """Return (reply, members) per non-solved bucket of a guess, largest first."""
@@ -206,14 +198,14 @@ class _Search:
         return node
 
 
-def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: int,
+def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: Budget | int | None,
             pair_mb: int = DEFAULT_PAIR_MB) -> _Search:
     if mode == "hard":
         raise GpusolveError("the worst-case search supports modes normal and consistent, not hard")
     if mode not in ("normal", "consistent"):
         raise GpusolveError(f"unknown mode {mode!r}: choose normal or consistent")
     rows = np.arange(pm.shape[0], dtype=np.int32) if guesses is None else guesses.astype(np.int32)
-    return _Search(pm, rows, mode == "consistent", np.array([budget, 0], dtype=np.int64), pair_mb)
+    return _Search(pm, rows, mode == "consistent", as_budget(budget), pair_mb)
 
 
 @dataclass
@@ -235,12 +227,13 @@ class WorstCase:
         return self.refuted == list(range(1, self.depth))
 
     def as_dict(self) -> dict:
-        """Return the result as a JSON-ready dict (the tree as its first guess only)."""
+        """Return the result as a JSON-ready dict (the tree as its first guess only; field names as
+        ``plumbing.JSON_FIELDS``)."""
         return {
             "objective": "worst-case",
-            "guesses_always_suffice": self.depth,
-            "proven_least": self.proven_least,
-            "depths_refuted": self.refuted,
+            "worst": self.depth,
+            "proven": self.proven_least,
+            "refuted": self.refuted,
             "first_guess": self.tree if isinstance(self.tree, str) else self.tree.guess,
             "answers": self.n_answers,
             "mode": self.mode,
@@ -249,14 +242,9 @@ class WorstCase:
         }
 
 
-def answer_columns(pm: PatternMatrix, answers: np.ndarray | None) -> np.ndarray:
-    """Return the answer columns to solve (default: all)."""
-    return np.arange(pm.shape[1], dtype=np.int32) if answers is None else np.asarray(answers, np.int32)
-
-
 def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str = "normal",
-               start: Word | None = None, max_depth: int = 12, budget: int = DEFAULT_BUDGET,
-               guesses: np.ndarray | None = None, min_depth: int = 1, progress: Progress | None = None,
+               start: Word | None = None, max_depth: int = 12, budget: Budget | int | None = None,
+               guesses: np.ndarray | None = None, min_depth: int = 1, progress: OnProgress | None = None,
                pair_mb: int = DEFAULT_PAIR_MB) -> WorstCase:
     """Return the least depth that always suffices (proven) and a tree achieving it.
 
@@ -267,8 +255,27 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
     t0 = time.perf_counter()
     s = _search(pm, mode, guesses, budget, pair_mb)
     members = answer_columns(pm, answers)
-    if not len(members):
-        raise GpusolveError("no answers to solve")
+    with s.budget.guard():
+        depth, refuted = _least_depth(s, members, start, min_depth, max_depth, progress)
+        if start is None:
+            tree = s.tree(members, depth)
+        else:
+            row = pm.guess_index[start.upper()]
+            tree = Node(pm.guesses[row], len(members), {})
+            if np.any(s.codes[row, members] == s.solved):
+                tree.branches[s.solved] = pm.guesses[row]
+            for reply, sub in s.buckets(members, row):
+                tree.branches[reply] = s.tree(sub, depth - 1)
+    if refuted != list(range(1, depth)):  # an upper bound: the tree may do better than asked
+        depth = max(n for _, n in scores(tree))
+    return WorstCase(depth, tree, refuted, s.budget.used, time.perf_counter() - t0,
+                     len(members), mode, max(1, min_depth))
+
+
+def _least_depth(s: _Search, members: np.ndarray, start: Word | None, min_depth: int,
+                 max_depth: int, progress: OnProgress | None = None) -> tuple[int, list[int]]:
+    """Return (the least depth from ``min_depth`` that suffices, the depths refuted below it)."""
+    pm = s.pm
     refuted = []
     for depth in range(max(1, min_depth), max_depth + 1):
         if start is None:
@@ -279,28 +286,15 @@ def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str =
             ok = not parts or (depth >= 2 and all(s.solvable(sub, depth - 1) for _, sub in parts))
         s.check_budget()
         if ok:
-            break
+            return depth, refuted
         refuted.append(depth)
-    else:
-        raise GpusolveError(f"no strategy always wins within {max_depth} guesses")
-    if start is None:
-        tree = s.tree(members, depth)
-    else:
-        row = pm.guess_index[start.upper()]
-        tree = Node(pm.guesses[row], len(members), {})
-        if np.any(s.codes[row, members] == s.solved):
-            tree.branches[s.solved] = pm.guesses[row]
-        for reply, sub in s.buckets(members, row):
-            tree.branches[reply] = s.tree(sub, depth - 1)
-    if refuted != list(range(1, depth)):  # an upper bound: the tree may do better than asked
-        depth = max(n for _, n in scores(tree))
-    return WorstCase(depth, tree, refuted, int(budget - s.budget[0]), time.perf_counter() - t0,
-                     len(members), mode, max(1, min_depth))
+    raise GpusolveError(f"no strategy always wins within {max_depth} guesses")
 
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,
                     mode: str = "normal", limit: int | None = None,
-                    budget: int = DEFAULT_BUDGET, pair_mb: int = DEFAULT_PAIR_MB) -> tuple[list[Word], int]:
+                    budget: Budget | int | None = None, pair_mb: int = DEFAULT_PAIR_MB
+                    ) -> tuple[list[Word], int]:
     """Return (first guesses that always win within ``depth``, how many were checked).
 
     Candidates are the guesses whose buckets pass the search's size bounds, checked in order of
@@ -311,9 +305,10 @@ def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = 
     pool, order, _ = s.order(members, depth)
     order = order[:limit] if limit else order
     good = []
-    for i in order:
-        row = int(pool[i])
-        if all(s.solvable(sub, depth - 1) for _, sub in s.buckets(members, row)):
-            good.append(pm.guesses[row])
-        s.check_budget()
+    with s.budget.guard():
+        for i in order:
+            row = int(pool[i])
+            if all(s.solvable(sub, depth - 1) for _, sub in s.buckets(members, row)):
+                good.append(pm.guesses[row])
+            s.check_budget()
     return good, len(order)

@@ -1,0 +1,240 @@
+"""Commands for playing: ``solve`` (the assistant), ``analyze`` (a played game), ``play-human``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .app import (
+    METRIC_HELP,
+    Answers,
+    Backend,
+    Colours,
+    Game,
+    Guesses,
+    Json,
+    Length,
+    Mode,
+    State,
+    app,
+    console,
+    load_matrix,
+    name_option,
+    print_json,
+)
+from .policies import Prior
+
+STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
+
+
+def coloured(game, word: str, reply: int) -> str:
+    """Return rich markup showing a guess with its reply as coloured tiles (plain for non-squares)."""
+    squares = game.format_reply(reply)
+    if len(squares) != len(word) or set(squares) - set(STYLES):
+        return f"{word} {squares}"
+    return "".join(f"[{STYLES[s]}] {c} [/]" for c, s in zip(word, squares)) + f"  {squares}"
+
+
+def _show_advice(assistant, advice, limit: int) -> None:
+    from rich.table import Table
+
+    if advice.method == "solved":
+        console.print(f"solved: {advice.remaining[0]}")
+        return
+    n = len(advice.remaining)
+    if advice.method == "letters found":
+        console.print(f"all letters found: the answer is one of the {n} words of these letters: "
+                      + " ".join(advice.remaining))
+        return
+    listing = ": " + " ".join(advice.remaining) if n <= limit else ""
+    console.print(f"{n:,} answer{'s' if n != 1 else ''} left{listing}")
+    console.print(f"best next guess: [bold]{advice.best}[/] ({advice.method})")
+    if advice.alternatives:
+        keys = [k for k in advice.alternatives[0] if k != "word"]
+        table = Table(title="alternatives", title_justify="left")
+        table.add_column("word")
+        for key in keys:
+            table.add_column(key.replace("_", " "), justify="right")
+        for alt in advice.alternatives:
+            table.add_row(alt["word"], *(str(alt[k]) for k in keys))
+        console.print(table)
+
+
+@app.command()
+def solve(
+    state: State = None,
+    mode: Mode = "normal",
+    metric: Annotated[str, name_option("--metric", f"Greedy metric for advice: {METRIC_HELP}.")
+                      ] = "entropy",
+    prior: Prior = "uniform",
+    top: Annotated[int, typer.Option("--top", min=1, help="Alternatives shown.")] = 5,
+    show: Annotated[int, typer.Option("--show", min=0, help="List the answers when at most N are left.")
+                    ] = 20,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
+    the answers left and the best next guess. Commands: undo, help, quit. With --state: advice on
+    that position, once."""
+    from rich.markup import escape
+
+    from ..core.errors import GpusolveError
+    from ..core.history import parse_history
+    from ..core.words import read_words
+    from ..play.assistant import Assistant, parse_turn
+
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    words = None  # Jotto: the list as read, to name every anagram an all-letters reply leaves
+    if pm.game.name == "jotto":
+        words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
+    assistant = Assistant(pm, mode, metric, prior, top, words=words)
+    if state is not None:
+        for word, reply in parse_history(pm, state):
+            assistant.play(word, reply)
+        advice = assistant.advice()
+        if json:
+            print_json(advice.as_dict())
+        else:
+            _show_advice(assistant, advice, show)
+        return
+    console.print(f"gpusolve assistant ({mode} mode, {pm.shape[1]:,} answers). Type GUESS REPLY "
+                  "(e.g. SALET .Y..G), 'undo', 'help' or 'quit'.")
+    _show_advice(assistant, assistant.advice(), show)
+    while True:
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            break
+        if not line:
+            continue
+        command = line.lower()
+        if command in ("quit", "exit", "q"):
+            break
+        if command == "help":
+            console.print("enter the guess you played and the reply: G green, Y yellow, . miss "
+                          "(or 2/1/0, or the emoji squares); 'undo' takes back the last move")
+            continue
+        try:
+            if command == "undo":
+                word, reply = assistant.undo()
+                console.print(f"undid {word} {pm.game.format_reply(reply)}")
+            else:
+                word, reply = parse_turn(pm, line)
+                assistant.play(word, reply)
+                console.print(coloured(pm.game, word, reply))
+            advice = assistant.advice()
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {escape(str(e))}", markup=True)
+            continue
+        _show_advice(assistant, advice, show)
+        if advice.method in ("solved", "letters found"):
+            break
+
+
+@app.command()
+def analyze(
+    history: Annotated[str | None, typer.Argument(hidden=True, show_default=False,
+                                                  help="The moves (the same as --state).")] = None,
+    state: State = None,
+    show: Annotated[int, typer.Option("--show", min=0, help="Rank at most N remaining answers.")] = 30,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
+) -> None:
+    """Judge a played game: per move the answers left, skill (expected answers left by the best
+    guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    from rich.table import Table
+
+    from ..core.errors import GpusolveError
+    from ..core.history import parse_history
+    from ..play.analysis import analyze_game, by_commonness
+
+    if history is not None and state is not None:
+        raise GpusolveError("give the moves once: --state GUESS:REPLY,...")
+    state = state if state is not None else history
+    if not state:
+        raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    reports, alive = analyze_game(pm, parse_history(pm, state or ""))
+    left = [pm.answers[a] for a in alive]
+    try:
+        ranked: list[tuple[str, float | None]] = list(by_commonness(left))
+        note = ""
+    except GpusolveError as e:  # wordfreq missing: list order, said so
+        ranked, note = [(w, None) for w in left], f" (not ranked: {e})"
+    if json:
+        print_json({"moves": [r.as_dict(pm.game) for r in reports],
+                    "remaining": [{"word": w, "zipf": None if z is None else round(z, 3)}
+                                  for w, z in ranked[:show]]})
+        return
+    table = Table(title="moves")
+    for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
+                 "best expected", "skill", "luck"):
+        table.add_column(name, justify="left" if name in ("guess", "reply", "best") else "right")
+    for r in reports:
+        table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
+                      f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
+                      f"{r.skill:.0%}", f"{r.luck:.0%}")
+    console.print(table)
+    console.print(f"{len(left):,} answers left, most common first{note}:", markup=False)
+    for w, z in ranked[:show]:
+        console.print(f"  {w}" + ("" if z is None else f"  zipf {z:.2f}"))
+
+
+@app.command("play-human", hidden=True)
+def play_human(
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for the hidden answer.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", help="Fix the hidden answer.")] = None,
+    evil_replier: Annotated[bool, typer.Option("--evil", help="Play Absurdle: no fixed answer; the "
+                                               "replier keeps the largest bucket.")] = False,
+    mode: Mode = "normal",
+    max_guesses: Annotated[int, typer.Option("--max-guesses", min=1,
+                                             help="Guesses allowed (not with --evil).")] = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
+) -> None:
+    """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
+    import random
+
+    from ..core.errors import GpusolveError
+    from ..core.modes import check_mode, hard_mode_problem
+    from ..search.absurdle import absurdle_line
+
+    check_mode(mode)
+    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    if answer is not None:
+        target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
+    else:
+        target = random.Random(seed).choice(pm.answers)
+    moves: list = []
+    played: list[str] = []
+    limit = None if evil_replier else max_guesses
+    rules = "Absurdle: no fixed answer" if evil_replier else f"{max_guesses} guesses"
+    console.print(f"guess the word ({rules}); 'quit' gives up")
+    while limit is None or len(moves) < limit:
+        try:
+            line = input(f"{len(moves) + 1}> ").strip()
+        except EOFError:
+            line = "quit"
+        if line.lower() in ("quit", "exit", "q"):
+            break
+        try:
+            word = pm.game.parse_word(line, pm.guess_index)
+            problem = hard_mode_problem(pm.game, word, moves) if mode == "hard" else None
+            if problem:
+                raise GpusolveError(problem)
+        except GpusolveError as e:
+            console.print(f"[red]error:[/] {e}")
+            continue
+        played.append(word)
+        if evil_replier:
+            _, reply, left = absurdle_line(pm, played)[-1]
+        else:
+            reply, left = pm.game.reply(word, target), None
+        moves.append((word, reply))
+        console.print(coloured(pm.game, word, reply) + (f"  ({left:,} left)" if left is not None else ""))
+        if reply == pm.game.solved:
+            console.print(f"solved in {len(moves)}!")
+            return
+    if not evil_replier:
+        console.print(f"the answer was {target}")
