@@ -35,6 +35,8 @@ class Variant:
 
 
 VARIANTS: dict[str, Variant] = {
+    "wordle3": Variant("wordle", 3, "data:wordle3.txt", "data:wordle3.txt",
+                       "Wordle with 3-letter words (a toy: 284 common words, answers and guesses alike)"),
 }
 """The registered variants by name (docs/architecture.md: adding a game)."""
 
