@@ -46,6 +46,7 @@ from numba import njit
 
 from . import hardmode_cpu
 from .replies import SCRATCH
+from .symmetry_cpu import mark_classes
 
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 zg1 zg2 glet gcnt genc zob32")
 """The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
@@ -53,10 +54,11 @@ Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 zg1 zg2 glet gcnt gen
 Scratch = namedtuple(
     "Scratch",
     "params cmat cmatT stride cols glob arow tarow rowg cand ncand lbs keys mark cnt inset inpos dd_stamp "
-    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop",
+    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop sym",
 )
 """One worker's arrays: parameters (with its memo's mask), per-level matrices, bucket tables,
-counters and the stop flag (see the module docstring)."""
+counters, the stop flag (see the module docstring) and the symmetry state (``symmetry_cpu.Sym``:
+with it on, one guess per class under the symmetries fixing the history is tried)."""
 
 Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot."""
@@ -628,6 +630,11 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
             cand[level + 1, j] = j
         ncand[level + 1] = nsurv
 
+    sym = work.sym
+    nhist = sym.nbase[0] + level
+    if sym.on[0]:
+        mark_classes(glet, sym, nhist, params[P_COLOURS], rowg[level + 1], order, nsurv, sym.keep[level])
+
     best = INF
     best_g = -1
     ident_written = -1
@@ -640,7 +647,10 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
         if lbs[level, k] >= limit:
             lower = min(lower, lbs[level, k])
             break
+        if sym.on[0] and sym.keep[level, k] == 0:
+            continue  # a symmetric image of a guess tried here: the same cost
         g = rowg[level + 1, k]
+        sym.hist[nhist] = g
         src = k * n
         # partition S by guess k (counting sort), buckets in first-seen order
         stats[S_EVALUATED] += 1

@@ -11,7 +11,8 @@ Codes (see ``gpusolve.core.games`` for the text forms):
 * ``WORDLE``: base 3, first letter most significant; digit 0 miss, 1 yellow, 2 green.
   Greens first, then yellows left to right, each limited by the answer's unmatched letters.
 * ``JOTTO``: the number of distinct letters the two words share.
-* ``MASTERMIND``: ``black * (pegs + 1) + white``.
+* ``MASTERMIND``: ``black * (pegs + 1) + white`` (Bulls and Cows too: bulls and cows).
+* ``BLACK_PEGS``: ``black``, the number of right symbols in the right place.
 
 The Wordle branch is branch-free in the squares (the per-square tests of a naive version
 mispredict on most pairs and cost several times more).
@@ -20,6 +21,7 @@ mispredict on most pairs and cost several times more).
 WORDLE = 0
 JOTTO = 1
 MASTERMIND = 2
+BLACK_PEGS = 3
 SCRATCH = 32
 
 
@@ -54,6 +56,10 @@ def reply_code(kind, guesses, g, answers, a, length, colours, counts):
             count += 1
         return count
     black = 0
+    if kind == BLACK_PEGS:
+        for k in range(length):
+            black += guesses[g, k] == answers[a, k]
+        return black
     for k in range(length):
         black += guesses[g, k] == answers[a, k]
         counts[answers[a, k]] += 1

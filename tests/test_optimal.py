@@ -259,7 +259,9 @@ def test_cli_candidates_text():
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
     # what is proven is said with its scope: the best of two candidates, not of every first guess
-    scope = "112, 113 tie as the best of the 2 candidates tried (the best by size bound), not of all 27"
+    # (one per class under the game's symmetries: 111, 112, 123 stand for all 27)
+    scope = ("112 (and its symmetric images) is the best start word of the 2 candidates tried (the best "
+             "by size bound of one per class under the game's symmetries), not of all 27 first guesses")
     assert f"proven: yes, {scope}" in text
 
 

@@ -11,6 +11,7 @@ from .app import (
     OUT_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
@@ -19,6 +20,7 @@ from .app import (
     Mode,
     ProgressDisplay,
     Quiet,
+    Repeats,
     State,
     TimeLimit,
     TreeFormat,
@@ -50,7 +52,8 @@ def worst_case_cmd(
     time_limit: TimeLimit = None,
     pair_mb: Annotated[int, typer.Option("--pair-mb", min=0,
                                          help="Memory for cached pair separators, MiB.")] = 256,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     quiet: Quiet = False,
 ) -> None:
@@ -64,7 +67,8 @@ def worst_case_cmd(
     if pair_mb:
         check_memo_mb(pair_mb, "--pair-mb")
     check_outputs((out, "tree"))
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     moves = parse_history(pm, state or "")
     if out:
         tree_format(out, fmt, pm.game, moves)
@@ -106,7 +110,8 @@ def absurdle(
     max_depth: MaxDepth = 10,
     budget: Budget = 2_000_000_000,
     time_limit: TimeLimit = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     quiet: Quiet = False,
 ) -> None:
@@ -119,7 +124,8 @@ def absurdle(
     from ..search.absurdle import absurdle_line
     from ..search.plumbing import Budget as SearchBudget
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     if play is not None:
         words = [pm.game.parse_word(w, pm.guess_index) for w in play.split(",") if w.strip()]
         if not words:
@@ -151,7 +157,8 @@ def evil(
     mode: Mode = "normal",
     free_max: Annotated[int | None, typer.Option("--free-max", min=0, help="Free guesses only with at most "
                                                  "N answers left (the seed uses 125).")] = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
@@ -169,9 +176,10 @@ def evil(
 
             tree, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
     else:
-        pm = load_matrix(game, length, colours, guesses, answers, backend)
+        pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                         black_only=black_only)
         tree, game_spec = greedy_tree(pm, policy_metric(metric), mode, free_max=free_max), pm.game
-    game_spec = game_spec or make_game(game, length, colours)
+    game_spec = game_spec or make_game(game, length, colours, repeats, black_only)
     path = moves + evil_path(tree, game_spec.solved)
     if json:
         print_json([{"guess": g, "reply": game_spec.format_reply(r)} for g, r in path])
@@ -183,7 +191,8 @@ def evil(
 
 @app.command()
 def antiwordle(
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Antiwordle: consistent guesses that keep branches big (least entropy), as long a game as
@@ -191,7 +200,8 @@ def antiwordle(
     from ..core.trees import summarize
     from ..search.adversary import antiwordle_tree
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     s = summarize(antiwordle_tree(pm))
     if json:
         print_json(s.as_dict())

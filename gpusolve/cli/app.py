@@ -210,8 +210,14 @@ def name_option(name: str, help: str, **kw: Any) -> Any:
 
 Game = Annotated[str, name_option("--game", f"{', '.join(game_names())}.")]
 Length = Annotated[int | None, typer.Option(
-    "--length", help="Letters per word, or pegs [default: 5; mastermind 4]")]
-Colours = Annotated[int, typer.Option("--colours", help="Mastermind colours.")]
+    "--length", help="Letters per word, or pegs (digits) per code [default: 5; mastermind, bulls 4]")]
+Colours = Annotated[int | None, typer.Option(
+    "--colours", "--digits", help="mastermind: colours; bulls: digits [default: 6; bulls 10]")]
+Repeats = Annotated[bool | None, typer.Option(
+    "--repeats/--no-repeats", help="mastermind, bulls: may a code repeat a colour (digit)? "
+    "[default: mastermind yes, bulls no]")]
+BlackOnly = Annotated[bool, typer.Option(
+    "--black-only", help="mastermind, bulls: replies count black pegs (bulls) only.")]
 Guesses = Annotated[
     str | None,
     typer.Option("--guesses", help=f"Guess list: {', '.join(BUNDLED)}, or a file. "
@@ -300,11 +306,12 @@ def check_outputs(*paths: tuple[str | Path | None, str]) -> None:
             check_output(path, what)
 
 
-def load_matrix(game: str, length: int | None, colours: int, guesses: str | None, answers: str | None,
-                backend: str | None, jotto_order: str = "sorted"):
+def load_matrix(game: str, length: int | None, colours: int | None, guesses: str | None,
+                answers: str | None, backend: str | None, jotto_order: str = "sorted",
+                repeats: bool | None = None, black_only: bool = False):
     """Return the pattern matrix for the command-line choice of game, lists and backend."""
     from ..core.games import make_game
     from ..core.patterns import pattern_matrix
 
-    return pattern_matrix(make_game(game, length, colours), guesses, answers, backend,
+    return pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend,
                           jotto_order=jotto_order)

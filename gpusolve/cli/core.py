@@ -12,6 +12,7 @@ from .app import (
     METRIC_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
@@ -19,6 +20,7 @@ from .app import (
     Length,
     Mode,
     Quiet,
+    Repeats,
     State,
     Top,
     app,
@@ -30,11 +32,13 @@ from .app import (
 
 
 @app.command()
-def patterns(game: Game = "wordle", length: Length = None, colours: Colours = 6,
+def patterns(game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+             black_only: BlackOnly = False,
              guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
              json: Json = False) -> None:
     """Build (or load) the pattern matrix and report its shape, time, backend and cache."""
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     info = {
         "game": pm.game.name,
         "guesses": pm.shape[0],
@@ -62,7 +66,8 @@ def rank(
     top: Top = 10,
     worst: Annotated[int, typer.Option("--worst", min=0, help="Also show the N worst.")] = 0,
     state: State = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     by: Annotated[str, name_option("--by", "guess: this guess's partition; tree: the whole "
                                    "greedy tree from each start word (a long run).")] = "guess",
@@ -80,12 +85,14 @@ def rank(
         from .policies import rank_prior
 
         return rank_prior(prior=prior, metric=metric, top=top, state=state, game=game, length=length,
-                          colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
+                          colours=colours, repeats=repeats, black_only=black_only, guesses=guesses,
+                          answers=answers, backend=backend, json=json)
     if by == "tree" and (state or worst):
         raise GpusolveError("--by tree ranks first guesses: it takes neither --state nor --worst")
     if by == "tree":
         return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
-                                 backend, json, run_dir, scheduler, workers, batch, output, quiet, task)
+                                 backend, json, run_dir, scheduler, workers, batch, output, quiet, task,
+                                 repeats=repeats, black_only=black_only)
     if by != "guess":
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
     from rich.table import Table
@@ -94,7 +101,8 @@ def rank(
     from ..search.metrics import canonical_metric, rank_guesses
 
     canonical_metric(metric)
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     alive = remaining_answers(pm, parse_history(pm, state or ""))
     ranked = rank_guesses(pm, metric, alive)
     shown = ranked[:top] + (ranked[-worst:] if worst else [])

@@ -9,6 +9,7 @@ import typer
 from .app import (
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
@@ -16,6 +17,7 @@ from .app import (
     Length,
     ProgressDisplay,
     Quiet,
+    Repeats,
     app,
     console,
     load_matrix,
@@ -43,7 +45,8 @@ def preset(
     max_guesses: Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed.")] = 6,
     show_bins: Annotated[int, typer.Option("--show-bins", min=1,
                                            help="List losing bins of at least N words.")] = 3,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     quiet: Quiet = False,
 ) -> None:
@@ -51,7 +54,8 @@ def preset(
     from ..core.errors import GpusolveError
     from ..search.presets import preset_report, search_presets
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     if search:
         with ProgressDisplay(not (quiet or json)) as steps:
             result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses, steps)

@@ -13,6 +13,7 @@ from .app import (
     OUT_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
@@ -21,6 +22,7 @@ from .app import (
     Mode,
     ProgressDisplay,
     Quiet,
+    Repeats,
     State,
     TimeLimit,
     TreeFormat,
@@ -133,7 +135,8 @@ def optimal_tree(
     top: Annotated[int, typer.Option("--top", min=0, help="With --rank: show the N best.")] = 20,
     run_dir: RunDir = None, scheduler: Scheduler = None, batch: Batch = None, output: Output = None,
     task: Task = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
     json: Json = False, quiet: Quiet = False,
 ) -> None:
@@ -149,7 +152,8 @@ def optimal_tree(
             pair_mb = memo_mb
         return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
                               start=start, mode=mode, state=state, max_depth=max_guesses, out=out, fmt=fmt,
-                              game=game, length=length, colours=colours, guesses=guesses, answers=answers,
+                              game=game, length=length, colours=colours, repeats=repeats,
+                              black_only=black_only, guesses=guesses, answers=answers,
                               backend=backend, json=json, quiet=quiet,
                               pair_mb=DEFAULT_PAIR_MB if pair_mb is None else pair_mb, time_limit=time_limit)
     if objective != "total":
@@ -163,7 +167,7 @@ def optimal_tree(
             raise GpusolveError("--rank ranks start words: it takes no --start or --state")
         return exact_ranking(candidates, words, words_file, cutoff, metric, mode, max_guesses, top, game,
                              length, colours, guesses, answers, backend, json, run_dir, scheduler, workers,
-                             batch, output, quiet, task)
+                             batch, output, quiet, task, repeats=repeats, black_only=black_only)
     if words or words_file:
         raise GpusolveError("--words and --words-file go with --rank")
     check_workers(workers)
@@ -174,7 +178,8 @@ def optimal_tree(
     from ..core.trees import render, save_tree, tree_format
     from ..search.optimal import Options, Question, solve
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     moves = parse_history(pm, state or "")
     if out:
         tree_format(out, fmt, pm.game, moves)

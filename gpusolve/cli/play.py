@@ -10,12 +10,14 @@ from .app import (
     METRIC_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
     Json,
     Length,
     Mode,
+    Repeats,
     State,
     app,
     console,
@@ -71,7 +73,8 @@ def solve(
     top: Annotated[int, typer.Option("--top", min=1, help="Alternatives shown.")] = 5,
     show: Annotated[int, typer.Option("--show", min=0, help="List the answers when at most N are left.")
                     ] = 20,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
@@ -84,7 +87,8 @@ def solve(
     from ..core.words import read_words
     from ..play.assistant import Assistant, parse_turn
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     words = None  # Jotto: the list as read, to name every anagram an all-letters reply leaves
     if pm.game.name == "jotto":
         words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
@@ -138,7 +142,8 @@ def analyze(
                                                   help="The moves (the same as --state).")] = None,
     state: State = None,
     show: Annotated[int, typer.Option("--show", min=0, help="Rank at most N remaining answers.")] = 30,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Judge a played game: per move the answers left, skill (expected answers left by the best
@@ -154,7 +159,8 @@ def analyze(
     state = state if state is not None else history
     if not state:
         raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     reports, alive = analyze_game(pm, parse_history(pm, state or ""))
     left = [pm.answers[a] for a in alive]
     try:
@@ -190,7 +196,8 @@ def play_human(
     mode: Mode = "normal",
     max_guesses: Annotated[int, typer.Option("--max-guesses", min=1,
                                              help="Guesses allowed (not with --evil).")] = 6,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
 ) -> None:
     """Guess a hidden answer yourself, with coloured replies (--evil: against Absurdle)."""
@@ -201,7 +208,8 @@ def play_human(
     from ..search.absurdle import absurdle_line
 
     check_mode(mode)
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     if answer is not None:
         target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
     else:
@@ -210,7 +218,7 @@ def play_human(
     played: list[str] = []
     limit = None if evil_replier else max_guesses
     rules = "Absurdle: no fixed answer" if evil_replier else f"{max_guesses} guesses"
-    console.print(f"guess the word ({rules}); 'quit' gives up")
+    console.print(f"guess the {pm.game.noun} ({rules}); 'quit' gives up")
     while limit is None or len(moves) < limit:
         try:
             line = input(f"{len(moves) + 1}> ").strip()

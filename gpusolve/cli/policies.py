@@ -11,12 +11,14 @@ from .app import (
     OUT_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
     Json,
     Length,
     ProgressDisplay,
+    Repeats,
     State,
     Top,
     TreeFormat,
@@ -44,7 +46,8 @@ def policies(
                                                      "openers (it used 100; slow).")] = None,
     free_max: Annotated[int | None, typer.Option(
         "--free-max", min=0, help="greedy: free guesses only with at most N answers left.")] = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Seed 004's policies (MaxInfo = entropy, MaxSplits = splits, MaxPrune = prune): as greedy
@@ -57,7 +60,8 @@ def policies(
         raise GpusolveError(f"unknown rules {rules!r}: choose greedy or seed-004")
     if rules == "greedy" and (start or search_start):
         raise GpusolveError("--start and --search-start go with --rules seed-004")
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     if rules == "seed-004":
         _seed_agents(pm, metrics.split(","), modes.split(","), start, search_start, json)
         return
@@ -127,7 +131,8 @@ def prior_tree_cmd(
     free_max: Annotated[int | None, typer.Option("--free-max", min=0, help="Free guesses only with at most "
                                                  "N answers left.")] = None,
     out: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None, fmt: TreeFormat = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
@@ -135,7 +140,8 @@ def prior_tree_cmd(
     from ..search.prior import answer_weights, prior_tree, weighted_mean
 
     check_outputs((out, "tree"))
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     if out:
         tree_format(out, fmt, pm.game)
     weights = answer_weights(pm, prior)
@@ -160,14 +166,16 @@ def rank_prior(
                       ] = "entropy",
     top: Top = 10,
     state: State = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every guess with answers weighted by a prior (the weighted kernel)."""
     from ..core.history import parse_history, remaining_answers
     from ..search.prior import answer_weights, rank_weighted
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     alive = remaining_answers(pm, parse_history(pm, state or ""))
     ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
     if json:

@@ -59,17 +59,19 @@ def check_run(workers: int | None, scheduler: str | None, output: Path | None) -
     return workers
 
 
-def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, length: int, colours: int,
-                 guesses: str | None, answers: str | None, backend: str | None, json: bool,
-                 run_dir: Path | None, scheduler: str | None, workers: int | None, batch: int | None,
-                 output: Path | None, quiet: bool, task: str | None = None) -> None:
+def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, length: int | None,
+                 colours: int | None, guesses: str | None, answers: str | None, backend: str | None,
+                 json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
+                 batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
+                 repeats: bool | None = None, black_only: bool = False) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
     from rich.table import Table
 
     from ..runs.startrank import rank_trees, save_ranking
 
     workers = check_run(workers, scheduler, output)
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     task = task or "greedy-tree"
     label = f"greedy trees ({metric}, {mode})"
     ranked = run_with_progress(pm, label, task, quiet, lambda on_batch: rank_trees(
@@ -142,9 +144,10 @@ def parse_candidates(text: str) -> int | None:
 
 def exact_ranking(candidates: str | None, words: str | None, words_file: Path | None, cutoff: int | None,
                   metric: str, mode: str, max_guesses: int, top: int, game: str, length: int | None,
-                  colours: int, guesses: str | None, answers: str | None, backend: str | None,
+                  colours: int | None, guesses: str | None, answers: str | None, backend: str | None,
                   json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
-                  batch: int | None, output: Path | None, quiet: bool, task: str | None = None) -> None:
+                  batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
+                  repeats: bool | None = None, black_only: bool = False) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
     from rich.table import Table
 
@@ -152,7 +155,8 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
 
     workers = check_run(workers, scheduler, output)
     count = parse_candidates("10" if candidates is None else candidates)
-    pm = load_matrix(game, length, colours, guesses, answers, backend)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
+                     black_only=black_only)
     chosen = _words(words, words_file)
     if chosen is not None:
         chosen = [pm.game.parse_word(w, pm.guess_index) for w in chosen]

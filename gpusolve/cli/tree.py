@@ -13,6 +13,7 @@ from .app import (
     OUT_HELP,
     Answers,
     Backend,
+    BlackOnly,
     Colours,
     Game,
     Guesses,
@@ -20,6 +21,7 @@ from .app import (
     Length,
     Mode,
     ProgressDisplay,
+    Repeats,
     TreeFormat,
     app,
     check_outputs,
@@ -66,7 +68,8 @@ def tree(
     out: Annotated[Path | None, typer.Option("--out", help=OUT_HELP)] = None,
     fmt: TreeFormat = None, plot: Plot = None,
     show: Show = 0,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
     prior: Annotated[str, name_option(
         "--prior", "uniform, or frequency: answers weighted by English word frequency "
@@ -80,7 +83,8 @@ def tree(
 
         return prior_tree_cmd(prior=prior, metric=metric, mode=mode, free_max=free_max,
                               out=str(out) if out else None, fmt=fmt, game=game, length=length,
-                              colours=colours, guesses=guesses, answers=answers, backend=backend, json=json)
+                              colours=colours, repeats=repeats, black_only=black_only, guesses=guesses,
+                              answers=answers, backend=backend, json=json)
     from ..core.trees import plot_histogram, render, save_tree, summarize, tree_format
     from ..search.greedy import greedy_tree, kernel_metric
 
@@ -88,7 +92,8 @@ def tree(
     # seed 001 keeps each Jotto anagram set where it first appears in the file (its list order)
     jotto_order = "file" if ties == "seed-001" else "sorted"
     check_outputs((out, "tree"), (plot, "plot"))
-    pm = load_matrix(game, length, colours, guesses, answers, backend, jotto_order)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, jotto_order, repeats=repeats,
+                     black_only=black_only)
     if out:
         tree_format(out, fmt, pm.game)
     t = greedy_tree(pm, metric, mode, start=start, free_max=free_max, free_min=free_min, ties=ties)
@@ -199,7 +204,9 @@ def _tree_file(path: Path, guesses: str | None, answers: str | None, backend: st
     from ..core.trees import load_tree
 
     t, game, info = load_tree(path)
-    pm = pattern_matrix(game, guesses or info.get("guesses"), answers or info.get("answers"), backend)
+    # a code game's file names its own lists (every code) by the empty name
+    pm = pattern_matrix(game, guesses or info.get("guesses") or None, answers or info.get("answers") or None,
+                        backend)
     return t, pm, info, stored_moves(pm, info.get("moves"), mode or info.get("mode") or "normal")
 
 
@@ -230,7 +237,8 @@ def play(
     evil: Annotated[bool, typer.Option(
         "--evil", help="You play Absurdle: no fixed answer, the replier keeps the largest bucket.")] = False,
     mode: Mode = "normal", free_max: FreeMax = None, free_min: FreeMin = FREE_MIN, start: Start = None,
-    game: Game = "wordle", length: Length = None, colours: Colours = 6, guesses: Guesses = None,
+    game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
+    black_only: BlackOnly = False, guesses: Guesses = None,
     answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Simulate games: a guesser (tree file, greedy metric, or random) against an answer; or play
@@ -239,8 +247,8 @@ def play(
         from .play import play_human
 
         return play_human(seed=seed, answer=target, evil_replier=evil, mode=mode, max_guesses=6, game=game,
-                          length=length, colours=colours, guesses=guesses, answers=answers,
-                          backend=backend)
+                          length=length, colours=colours, repeats=repeats, black_only=black_only,
+                          guesses=guesses, answers=answers, backend=backend)
     seed = seed or 0
     import random as random_module
 
@@ -257,7 +265,7 @@ def play(
         t, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
         guesser = tree_guesser(t, moves)
     else:
-        pm = pattern_matrix(make_game(game, length, colours), guesses, answers, backend)
+        pm = pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend)
         if random:
             guesser = random_guesser(pm, seed)
         else:

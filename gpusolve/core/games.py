@@ -4,6 +4,7 @@ and the text forms of replies. No global state: ``make_game`` builds a spec on r
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import warnings
 from collections import Counter
@@ -17,9 +18,16 @@ from .words import Word, read_words, shorten
 if TYPE_CHECKING:
     import numpy as np
 
-WORDLE, JOTTO, MASTERMIND = 0, 1, 2  # the kernels' game ids (kernels/replies.py)
-GAMES = ("wordle", "jotto", "mastermind")
-"""The reply rules (each compiled in ``kernels/replies.py``)."""
+    from .symmetry import SymmetryGroup
+
+WORDLE, JOTTO, MASTERMIND, BLACK_PEGS = 0, 1, 2, 3  # the kernels' reply rules (kernels/replies.py)
+GAMES = ("wordle", "jotto", "mastermind", "bulls")
+"""The reply rules (each compiled in ``kernels/replies.py``); ``bulls`` (Bulls and Cows) plays
+Mastermind's over codes of different digits, replies named bulls and cows."""
+GAME_OPTIONS = ("repeats", "black_only")
+"""The options of the code games, as ``make_game`` and ``Game.options`` name them."""
+CODE_GAMES = (MASTERMIND, BLACK_PEGS)
+"""Reply rules of the code games (Mastermind, Bulls and Cows): every code is listed, no word list."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +73,15 @@ def jotto_reply(guess: Word, answer: Word) -> int:
 
 
 def mastermind_reply(guess: Word, answer: Word) -> tuple[int, int]:
-    """Return (black, white): right colour in the right place, right colour elsewhere."""
+    """Return (black, white): right colour in the right place, right colour elsewhere (Bulls
+    and Cows: bulls and cows)."""
     black = sum(g == a for g, a in zip(guess, answer))
     common = sum((Counter(guess) & Counter(answer)).values())
     return black, common - black
+
+
+PEG_RE = re.compile(r"(\d)\s*B?\s*[,/ ]?\s*(\d)\s*[WC]?")
+"""A reply of black and white pegs (bulls and cows) as users type it: 2B1W, 2B1C, 2,1, 2 1, 21."""
 
 
 JOTTO_ORDERS = ("sorted", "file")
@@ -104,11 +117,49 @@ class Game:
     solved: int
     default_answers: str
     default_guesses: str
+    repeats: bool = True
+    """Code games: whether a code may hold a symbol more than once."""
 
     @property
     def colours(self) -> int:
         """Return the number of symbols a position may hold."""
         return len(self.alphabet)
+
+    @property
+    def noun(self) -> str:
+        """Return what a player guesses: 'code' in the code games, else 'word'."""
+        return "code" if self.kind in CODE_GAMES else "word"
+
+    @property
+    def title(self) -> str:
+        """Return the game's name in messages: 'Mastermind (4 pegs, 6 colours)', ..."""
+        if self.name == "bulls":
+            kind = ", bulls only" if self.kind == BLACK_PEGS else ""
+            repeats = ", repeated digits" if self.repeats else ""
+            return f"Bulls and Cows ({self.length} of {self.colours} digits{repeats}{kind})"
+        if self.kind in CODE_GAMES:
+            kind = ", black pegs only" if self.kind == BLACK_PEGS else ""
+            repeats = "" if self.repeats else ", no repeated colours"
+            return f"Mastermind ({self.length} pegs, {self.colours} colours{repeats}{kind})"
+        return f"{self.name.capitalize()} ({self.length} letters)"
+
+    def options(self) -> dict[str, object]:
+        """Return the options that, with name, length and colours, make this game again
+        (``make_game(name, length, colours, **options)``): only those off the game's defaults."""
+        out: dict[str, object] = {}
+        if self.kind in CODE_GAMES and self.repeats != (self.name != "bulls"):
+            out["repeats"] = self.repeats
+        if self.kind == BLACK_PEGS:
+            out["black_only"] = True
+        return out
+
+    def symmetries(self) -> SymmetryGroup:
+        """Return the symmetries this game's reply rule declares: relabelling the symbols keeps
+        every reply in each game; reordering the positions does in all but Wordle (whose
+        yellows go left to right)."""
+        from .symmetry import SymmetryGroup
+
+        return SymmetryGroup(self.alphabet, self.length, relabel=True, permute=self.kind != WORDLE)
 
     def reply(self, guess: Word, answer: Word) -> int:
         """Return the reply code by the pure-Python rule (the oracle for every kernel)."""
@@ -120,10 +171,11 @@ class Game:
         if self.kind == JOTTO:
             return jotto_reply(guess, answer)
         black, white = mastermind_reply(guess, answer)
-        return black * (self.length + 1) + white
+        return black if self.kind == BLACK_PEGS else black * (self.length + 1) + white
 
     def format_reply(self, code: int) -> str:
-        """Return the text form of a reply code: 'GY..G', '3', or '2B1W'."""
+        """Return the text form of a reply code: 'GY..G', '3', '2B1W' (Bulls and Cows '2B1C'),
+        or black pegs alone '2B'."""
         if self.kind == WORDLE:
             squares = []
             for _ in range(self.length):
@@ -132,8 +184,10 @@ class Game:
             return "".join(reversed(squares))
         if self.kind == JOTTO:
             return str(code)
+        if self.kind == BLACK_PEGS:
+            return f"{code}B"
         black, white = divmod(code, self.length + 1)
-        return f"{black}B{white}W"
+        return f"{black}B{white}{'C' if self.name == 'bulls' else 'W'}"
 
     def parse_reply(self, text: str) -> int:
         """Return the reply code of a reply typed by a user, or raise a one-line error."""
@@ -155,9 +209,18 @@ class Game:
             if not text.isdigit() or int(text) > self.length:
                 raise GpusolveError(f"malformed reply {text!r}: expected a number 0-{self.length}")
             return int(text)
-        match = re.fullmatch(r"(\d)\s*B?\s*[,/ ]?\s*(\d)\s*W?", text)
+        pegs = "bulls" if self.name == "bulls" else "black pegs"
+        if self.kind == BLACK_PEGS:
+            match = re.fullmatch(r"(\d)\s*B?", text)
+            if not match or int(match[1]) > self.length:
+                raise GpusolveError(f"malformed reply {text!r}: expected the number of {pegs} "
+                                    f"0-{self.length}, e.g. 2B")
+            return int(match[1])
+        match = PEG_RE.fullmatch(text)
         if not match:
-            raise GpusolveError(f"malformed reply {text!r}: expected black and white pegs, e.g. 2B1W")
+            example = "2B1C (or 2,1)" if self.name == "bulls" else "2B1W (or 2,1)"
+            raise GpusolveError(f"malformed reply {text!r}: expected {pegs} and "
+                                f"{'cows' if self.name == 'bulls' else 'white pegs'}, e.g. {example}")
         black, white = int(match[1]), int(match[2])
         if black + white > self.length or (black == self.length - 1 and white == 1):
             raise GpusolveError(f"reply {text!r} can never happen with {self.length} pegs")
@@ -198,17 +261,42 @@ class Game:
             len(words), self.length
         )
 
+    def n_codes(self, length: int | None = None, colours: int | None = None) -> int:
+        """Return how many codes a code game has (of ``length`` pegs of ``colours``, default its own)."""
+        length = self.length if length is None else length
+        colours = self.colours if colours is None else colours
+        return colours**length if self.repeats else math.perm(colours, length)
+
     def _check_codes(self) -> None:
-        """Refuse, before listing them, more Mastermind codes than a pattern matrix can fit."""
+        """Refuse, before listing them, more codes than a pattern matrix can fit; say what would."""
         from .limits import available_memory, check_memory
 
-        n = self.colours ** self.length
-        free = available_memory()
-        pegs = [k for k in range(1, self.length)
-                if matrix_bytes(self, self.colours**k, self.colours**k) <= (free or 0)]
-        fits = f"at most {pegs[-1]} pegs of {self.colours} colours fit" if pegs else ""
-        check_memory(matrix_bytes(self, n, n), f"Mastermind with {self.length} pegs of {self.colours} "
-                     f"colours ({n:,} codes, a {n:,} x {n:,} pattern matrix)", fits)
+        n = self.n_codes()
+        free = available_memory() or 0
+        pegs = [k for k in range(1, self.length) if matrix_bytes(self, *[self.n_codes(k)] * 2) <= free]
+        colours = [c for c in range(2, self.colours) if (self.repeats or c >= self.length)
+                   and matrix_bytes(self, *[self.n_codes(colours=c)] * 2) <= free]
+        unit = "digits" if self.name == "bulls" else "colours"
+        fits = [f"{pegs[-1]} pegs of {self.colours} {unit}"] if pegs else []
+        fits += [f"{self.length} pegs of {colours[-1]} {unit}"] if colours else []
+        hint = f"at most {' fit, or '.join(fits)}" + (" fit" if len(fits) == 1 else "") if fits else ""
+        check_memory(matrix_bytes(self, n, n), f"{self.title} with {n:,} codes (a {n:,} x {n:,} pattern "
+                     "matrix)", hint)
+
+    def _codes(self) -> tuple[Word, ...]:
+        """Return every code of a code game, in the order of the alphabet."""
+        make = itertools.product(self.alphabet, repeat=self.length) if self.repeats else \
+            itertools.permutations(self.alphabet, self.length)
+        return tuple("".join(p) for p in make)
+
+    def _check_repeats(self, words: tuple[Word, ...], option: str) -> tuple[Word, ...]:
+        """Return ``words``, or refuse a code that repeats a symbol where the game allows none."""
+        if not self.repeats:
+            bad = [w for w in words if len(set(w)) < len(w)]
+            if bad:
+                raise GpusolveError(f"{option}: {shorten(bad)} repeat a symbol, which {self.title} codes "
+                                    "never do")
+        return words
 
     def word_lists(
         self, guesses: str | None, answers: str | None, jotto_order: str = "sorted"
@@ -220,12 +308,14 @@ class Game:
         for option, spec in (("--guesses", guesses), ("--answers", answers)):
             if spec is not None and not spec.strip():
                 raise GpusolveError(f"{option} is empty: give a list name (answers, allowed...) or a file")
-        if self.kind == MASTERMIND:
+        if self.kind in CODE_GAMES:
             if guesses is None or answers is None:
                 self._check_codes()
-            codes = tuple("".join(p) for p in itertools.product(self.alphabet, repeat=self.length))
-            guess_list = codes if guesses is None else read_words(guesses, self.alphabet)
-            answer_list = codes if answers is None else read_words(answers, self.alphabet)
+            codes = self._codes() if guesses is None or answers is None else ()
+            guess_list = codes if guesses is None else self._check_repeats(
+                read_words(guesses, self.alphabet), "--guesses")
+            answer_list = codes if answers is None else self._check_repeats(
+                read_words(answers, self.alphabet), "--answers")
         else:
             guess_list = read_words(guesses or self.default_guesses, self.alphabet)
             answer_list = read_words(answers or self.default_answers, self.alphabet)
@@ -267,19 +357,26 @@ def matrix_bytes(game: Game, n_guesses: int, n_answers: int) -> int:
     return n_guesses * n_answers * (1 if game.n_patterns <= 256 else 2)
 
 
-def make_game(name: str = "wordle", length: int | None = None, colours: int = 6) -> Game:
+def make_game(name: str = "wordle", length: int | None = None, colours: int | None = None,
+              repeats: bool | None = None, black_only: bool = False) -> Game:
     """Return the spec of a registered game; ``length`` is letters (or pegs) per word
-    (default 5, and 4 pegs for Mastermind)."""
+    (default 5, and 4 for Mastermind and Bulls and Cows), ``colours`` the symbols of a code game
+    (default 6 colours, 10 digits). Code games only: ``repeats`` whether a code may repeat a
+    symbol (default: Mastermind yes, Bulls and Cows no); ``black_only`` replies count black
+    pegs (bulls) alone."""
     if name in VARIANTS:
         v = VARIANTS[name]
         if length not in (None, v.length):
             raise GpusolveError(f"{name} words have {v.length} letters (--length {length} is another game)")
-        return replace(make_game(v.rule, v.length, colours), name=name, default_answers=v.answers,
-                       default_guesses=v.guesses)
+        return replace(make_game(v.rule, v.length, colours, repeats, black_only), name=name,
+                       default_answers=v.answers, default_guesses=v.guesses)
     if name not in GAMES:
         raise GpusolveError(f"unknown game {name!r}: choose one of {', '.join(game_names())}")
+    if name in ("wordle", "jotto") and (repeats is not None or black_only):
+        option = "--black-only" if black_only else ("--repeats" if repeats else "--no-repeats")
+        raise GpusolveError(f"{option} is an option of mastermind and bulls, not {name}")
     if length is None:
-        length = 4 if name == "mastermind" else 5
+        length = 4 if name in ("mastermind", "bulls") else 5
     if name == "wordle":
         if not 1 <= length <= 7:
             raise GpusolveError(f"Wordle words of {length} letters are not supported (1 to 7)")
@@ -289,8 +386,19 @@ def make_game(name: str = "wordle", length: int | None = None, colours: int = 6)
         if not 1 <= length <= 26:
             raise GpusolveError(f"Jotto words of {length} letters are not supported")
         return Game("jotto", JOTTO, length, ascii_uppercase, length + 1, length, "sgb", "sgb")
-    if not (1 <= length <= 9 and 2 <= colours <= 9):
-        raise GpusolveError("Mastermind takes 1 to 9 pegs and 2 to 9 colours")
+    bulls = name == "bulls"
+    colours = (10 if bulls else 6) if colours is None else colours
+    repeats = not bulls if repeats is None else repeats
+    most = 10 if bulls else 9
+    if not (1 <= length <= 9 and 2 <= colours <= most):
+        what = "digits" if bulls else "colours"
+        raise GpusolveError(f"{'Bulls and Cows' if bulls else 'Mastermind'} takes 1 to 9 pegs and "
+                            f"2 to {most} {what}, not {length} of {colours}")
+    if not repeats and length > colours:
+        raise GpusolveError(f"codes of {length} different symbols need at least {length} of them, "
+                            f"not {colours}")
+    symbols = ("0123456789" if bulls else "123456789")[:colours]
+    if black_only:
+        return Game(name, BLACK_PEGS, length, symbols, length + 1, length, "", "", repeats)
     n = (length + 1) ** 2
-    digits = "123456789"[:colours]
-    return Game("mastermind", MASTERMIND, length, digits, n, length * (length + 1), "", "")
+    return Game(name, MASTERMIND, length, symbols, n, length * (length + 1), "", "", repeats)

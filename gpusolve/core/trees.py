@@ -11,6 +11,9 @@ JSON schema ``gpusolve-tree/1`` (other formats: ``docs/trees.md``)::
      "mode": "normal", "guesses": "allowed", "answers": "answers", "max_guesses": 6,
      "root": NODE}
     NODE = {"guess": "SALET", "size": 2315, "branches": {".....": NODE | "WORD", ...}}
+
+The code games add the options they were played with where not the defaults (``"repeats":
+false`` for Mastermind without repeated colours, ``"black_only": true``; ``Game.options``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GpusolveError
-from .games import Game, make_game
+from .games import GAME_OPTIONS, Game, make_game
 from .outputs import write_output
 from .words import Word
 
@@ -205,7 +208,7 @@ def to_json(tree: Tree, game: Game, **info: object) -> dict:
         }
 
     return {"schema": SCHEMA, "game": game.name, "length": game.length,
-            "colours": game.colours, **info, "root": node(tree)}
+            "colours": game.colours, **game.options(), **info, "root": node(tree)}
 
 
 def from_json(doc: dict) -> tuple[Tree, Game, dict]:
@@ -214,9 +217,12 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise GpusolveError(f"not a gpusolve tree: expected schema {SCHEMA!r}")
     try:
-        game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours", 6))
+        options = {key: doc[key] for key in GAME_OPTIONS if key in doc}
+        if not all(isinstance(v, bool) for v in options.values()):
+            raise TypeError
+        game = make_game(doc.get("game", "wordle"), doc.get("length"), doc.get("colours"), **options)
     except (TypeError, ValueError):
-        raise GpusolveError("malformed tree file: bad game, length or colours") from None
+        raise GpusolveError("malformed tree file: bad game, length, colours or game options") from None
 
     def node(t: object, depth: int) -> Tree:
         if depth > MAX_DEPTH:
@@ -229,7 +235,8 @@ def from_json(doc: dict) -> tuple[Tree, Game, dict]:
         return Node(t["guess"].upper(), t.get("size", 0),
                     {game.parse_reply(str(r)): node(s, depth + 1) for r, s in t["branches"].items()})
 
-    info = {k: v for k, v in doc.items() if k not in ("schema", "root", "game", "length", "colours")}
+    info = {k: v for k, v in doc.items() if k not in ("schema", "root", "game", "length", "colours",
+                                                      *GAME_OPTIONS)}
     for key, kind in (("guesses", str), ("answers", str), ("mode", str), ("max_guesses", int)):
         value = info.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)

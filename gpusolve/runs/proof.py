@@ -33,6 +33,7 @@ import numpy as np
 
 from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
+from ..core.symmetry import opening_classes
 from ..core.words import Word
 from .fanout import _client, run_batch, run_units
 from .runstore import RunStore, default_run_dir
@@ -69,6 +70,11 @@ class Proof:
     searched_now: int = 0
     bounds_done: int | None = None
     """Interrupted during the first pass: the first-pass bounds computed so far."""
+    first_guesses: int = 0
+    """Every first guess the game allows."""
+    classes: bool = False
+    """Whether the candidates are one first guess per class under the game's symmetries
+    (``gpusolve.core.symmetry``): each stands for its symmetric images too."""
 
     @property
     def best(self) -> list[tuple[Word, int]]:
@@ -79,10 +85,14 @@ class Proof:
     @property
     def scope(self) -> str:
         """Return which candidates the proof covers, e.g. 'of all 12,972 first guesses'."""
+        if self.job.candidates is None and self.classes:
+            return (f"of all {self.first_guesses:,} first guesses ({self.candidates:,} up to the game's "
+                    "symmetries, one searched per class)")
         if self.job.candidates is None:
             return f"of all {self.candidates:,} first guesses"
         every = self.job.n_answers if self.job.mode == "consistent" else self.job.n_guesses
-        return (f"of the {self.candidates:,} candidates tried (the best by size bound), not of all "
+        among = " of one per class under the game's symmetries" if self.classes else ""
+        return (f"of the {self.candidates:,} candidates tried (the best by size bound{among}), not of all "
                 f"{every:,} first guesses")
 
     @property
@@ -109,6 +119,8 @@ class Proof:
             return "no start word finds every answer within the guess limit"
         total = best[0][1]
         names = ", ".join(w for w, _ in best)
+        if self.classes:
+            names += " (and its symmetric images)" if len(best) == 1 else " (and their symmetric images)"
         which = f"{names} is the best start word" if len(best) == 1 else f"{names} tie as the best"
         others = self.by_first_pass + self.by_search - len(best)
         if not others:
@@ -125,6 +137,7 @@ class Proof:
             "run_dir": str(self.run_dir),
             "complete": self.complete,
             "candidates": self.candidates,
+            "first_guesses": self.first_guesses,
             "best": [{"guess": w, "total": t} for w, t in best],
             "others_at_least": best[0][1] + 1 if best and self.complete else None,
             "by_first_pass": self.by_first_pass,
@@ -164,6 +177,9 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         raise GpusolveError(f"--cutoff must be a positive total, not {cutoff}")
     job = replace(proof_job(pm, guesses, answers, mode, max_guesses, candidates), cutoff=cutoff)
     rows = openings(pm, mode)
+    every = len(rows)
+    rows = opening_classes(pm, rows)  # one per class where the game's symmetries allow
+    classes = len(rows) < every
     alive = np.arange(pm.shape[1], dtype=np.int32)
     table = guess_table(pm, alive, rows)
     sizes = size_bound(pm, alive, rows, int((table[:, 0] + table[:, 1]).max()), max_guesses - 1)
@@ -201,9 +217,10 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
             if search is None:
                 done = sum(1 for u in store.finished() if u.startswith(FIRST))
                 return Proof(job, path, len(words), {}, 0, 0, False, time.perf_counter() - started,
-                             bounds_done=done)
+                             bounds_done=done, first_guesses=every, classes=classes)
             search.complete = False
-        return search.proof(path, time.perf_counter() - started)
+        return replace(search.proof(path, time.perf_counter() - started), first_guesses=every,
+                       classes=classes)
 
 
 def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[tuple[str, int]],

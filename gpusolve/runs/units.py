@@ -62,13 +62,19 @@ class Job:
     free_max: int | None = None
     candidates: int | None = None
     """A proof's candidates (the N best start words by size bound; None: all)."""
+    repeats: bool | None = None
+    black_only: bool = False
+    """The code games' options off their defaults (``Game.options``; None, False: the defaults)."""
 
     def params(self) -> dict[str, object]:
         """Return the parameters recorded in the run store (list contents by hash, not by name)."""
         params = asdict(self)
         del params["guesses"], params["answers"]
-        if self.game != "mastermind":
+        if self.game not in ("mastermind", "bulls"):
             del params["colours"]
+        for option, default in (("repeats", None), ("black_only", False)):
+            if params[option] == default:
+                del params[option]
         if self.task != "proof":
             del params["candidates"]
         return params
@@ -97,7 +103,7 @@ def make_job(task: str, pm: PatternMatrix, guesses: str | None, answers: str | N
     g = pm.game
     return Job(task, g.name, g.length, g.colours, guesses, answers, list_hash(pm.guesses),
                list_hash(pm.answers), len(pm.guesses), len(pm.answers), mode, max_guesses, metric, cutoff,
-               free_max)
+               free_max, **g.options())
 
 
 _matrices: dict[tuple, PatternMatrix] = {}
@@ -106,11 +112,11 @@ _matrices_lock = threading.Lock()
 
 def matrix_for(job: Job, backend: str | None = None) -> PatternMatrix:
     """Return the job's pattern matrix (once per process), checking its lists match the job's."""
-    spec = (job.game, job.length, job.colours, job.guesses, job.answers, backend)
+    spec = (job.game, job.length, job.colours, job.repeats, job.black_only, job.guesses, job.answers, backend)
     with _matrices_lock:
         pm = _matrices.get(spec)
         if pm is None:
-            game = make_game(job.game, job.length, job.colours)
+            game = make_game(job.game, job.length, job.colours, job.repeats, job.black_only)
             pm = pattern_matrix(game, job.guesses, job.answers, backend)
             if (list_hash(pm.guesses), list_hash(pm.answers)) != (job.guesses_hash, job.answers_hash):
                 raise GpusolveError(

@@ -32,6 +32,8 @@ DEFAULT_MEMO_MB = 512
 
 MEMO_ENTRY_BYTES = 41
 
+History = tuple[int, ...] | None
+"""The guess rows played to reach a set (None: unknown, or the set is not all they leave)."""
 Child = tuple[int, np.ndarray, np.ndarray, tuple[int, int]]
 """A bucket under a guess: (reply, answer columns, allowed guess rows, hard-mode list hash)."""
 MODE_IDS = {"normal": 0, "hard": 1, "consistent": 2}
@@ -132,6 +134,7 @@ class _Workspace:
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
         from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH, Scratch
+        from ..kernels.symmetry_cpu import new_sym
 
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
@@ -161,16 +164,22 @@ class _Workspace:
             bsize=np.zeros((levels, npat), np.int64), blb=np.zeros((levels, npat), np.int64),
             scratch=np.zeros(max(SCRATCH, 64), np.int64),
             stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
+            sym=new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
         )
         self.stats = self.work.stats
         self.ctx = ctx
 
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
-              ah: tuple[int, int], stop: np.ndarray) -> tuple[int, int]:
-        """Return (value or lower bound >= beta, best guess row or -1) for one answer set."""
+              ah: tuple[int, int], stop: np.ndarray, hist: History = None) -> tuple[int, int]:
+        """Return (value or lower bound >= beta, best guess row or -1) for one answer set, the
+        one every guess row of ``hist`` leaves (None: unknown, the symmetries unused)."""
         from ..kernels.optimal_cpu import S_BEST, solve_set
 
         w = self.work
+        w.sym.on[0] = hist is not None and self.ctx.symmetric
+        if w.sym.on[0]:
+            w.sym.nbase[0] = len(hist)
+            w.sym.hist[:len(hist)] = hist
         need = len(guesses) * len(answers)
         if w.cmat.shape[1] < need:
             w = w._replace(cmat=np.empty((self.levels, need), np.uint8))
@@ -204,7 +213,9 @@ def workspace_bytes(g: int, a: int, n_patterns: int, levels: int) -> int:
 class _Context:
     """The arrays every workspace shares: matrix, hashes, mode parameters."""
 
-    def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int, vector_max: int | None = None) -> None:
+    def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int, vector_max: int | None = None,
+                 symmetry: bool = True) -> None:
+        from ..core.symmetry import kernel_tables
         from ..kernels.optimal_cpu import (
             N_PARAMS,
             P_COLOURS,
@@ -249,8 +260,21 @@ class _Context:
         self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
                              zg1=self.zg1, zg2=self.zg2, glet=self.glet, gcnt=self.gcnt, genc=self.glet,
                              zob32=self.zob32)
+        tables = kernel_tables(game, pm.guesses, pm.answers) if symmetry else None
+        self.symmetric = tables is not None
+        """Whether the search tries one guess per class under the symmetries fixing the history."""
+        self.perms, self.code_row = tables or (np.zeros((1, game.length), np.int8), np.full(1, -1, np.int32))
         self.owner = (game, mode, pm.shape, hash(tuple(pm.guesses)), hash(tuple(pm.answers)))
         """What a memo entry's meaning depends on (the keys hash answer columns and guess rows)."""
+
+    def classes(self, hist: History, rows: np.ndarray) -> np.ndarray:
+        """Return the first of ``rows`` of each class under the symmetries fixing the guess rows
+        ``hist`` (all of them when the symmetries are unused)."""
+        from ..kernels.symmetry_cpu import first_of_classes
+
+        if hist is None or not self.symmetric or len(rows) < 2:
+            return rows
+        return first_of_classes(self.glet, self.perms, self.code_row, self.pm.game.colours, hist, rows)
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
@@ -393,11 +417,11 @@ class _Search:
         out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
         return out
 
-    def _run(self, answers, depth, beta, rows, ah, stop) -> tuple[int, int]:
+    def _run(self, answers, depth, beta, rows, ah, stop, hist) -> tuple[int, int]:
         with self.lock:
             ws = self.free.pop()
         try:
-            value = ws.solve(answers, depth, beta, rows, ah, stop)
+            value = ws.solve(answers, depth, beta, rows, ah, stop, hist)
             self.solved_by[answers.tobytes()] = ws  # its memo holds the subtree
             return value
         finally:
@@ -425,7 +449,7 @@ class _Search:
         return new.top(keep, min_work)
 
     def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
-              beta: int) -> tuple[int, int]:
+              beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
         or -1) of a large set, searched here and remembered."""
         from ..kernels.optimal_cpu import INF
@@ -435,7 +459,7 @@ class _Search:
         if known is not None and (known[1] or known[0] >= beta):
             return known[0], known[2]
         choice = _Choice()
-        self.choose(choice, answers, depth, rows, ah, beta)
+        self.choose(choice, answers, depth, rows, ah, beta, hist=hist)
         best = choice.best()
         if best is not None and best.total < beta:
             entry = (best.total, True, self.ctx.pm.guess_index[best.guess])
@@ -448,9 +472,12 @@ class _Search:
 
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                ah: tuple[int, int], beta: int, cand: np.ndarray | None = None, keep: int = 1,
-               limit: int | None = None, report: OnProgress | None = None) -> None:
+               limit: int | None = None, report: OnProgress | None = None,
+               hist: History = None) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
+        After the guess rows ``hist`` only one guess per class under the symmetries fixing
+        them is tried (``choice.candidates`` counts the classes).
 
         Guesses are taken by increasing size bound (``limit``: only that many); over large
         sets, batches of them get first-pass bounds first, and those refuted by them are
@@ -466,6 +493,9 @@ class _Search:
         useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
+        if hist is not None and ctx.symmetric and len(cand) > 1:
+            per_class = np.isin(cand, ctx.classes(hist, cand))
+            cand, table = cand[per_class], table[per_class]
         guessers = own if ctx.mode == "consistent" else rows
         full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
@@ -516,13 +546,15 @@ class _Search:
                 else:
                     value, exact = self.evaluate(answers, depth, rows, g, bound,
                                                  None if first is None else first.buckets[j],
-                                                 report=report is not None)
+                                                 report=report is not None,
+                                                 hist=None if hist is None else (*hist, g))
                 settle(g, value, exact, bound)
 
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
                  bound: int, bucket_bounds: np.ndarray | None = None,
-                 report: bool = False) -> tuple[int, bool]:
-        """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it.
+                 report: bool = False, hist: History = None) -> tuple[int, bool]:
+        """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it;
+        ``hist`` ends with ``g``.
 
         ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass).
         Large buckets are searched here (largest first), the others in the worker threads."""
@@ -557,7 +589,7 @@ class _Search:
         for i in [i for i in todo if len(kids[i][1]) >= FIRST_PASS_MIN_ANSWERS]:
             _, bucket, allowed, ah = kids[i]
             limit = bound - (current() - lbs[i])
-            v, _ = self.value(bucket, depth - 1, allowed, ah, limit)
+            v, _ = self.value(bucket, depth - 1, allowed, ah, limit, hist)
             done(i, v)
             todo.remove(i)
             if v >= limit or current() >= bound:
@@ -572,8 +604,8 @@ class _Search:
                     i = todo.pop(0)
                     _, bucket, allowed, ah = kids[i]
                     limit = bound - (current() - lbs[i])
-                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop),
-                                  limit)
+                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop,
+                                                   hist), limit)
                 futs = {r[0]: i for i, r in running.items()}
                 finished, _ = wait(list(futs), return_when=FIRST_COMPLETED)
                 for fut in finished:
@@ -595,21 +627,22 @@ class _Search:
         return current(), True
 
     def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
-                   ws: _Workspace | None) -> tuple[int, int, _Workspace | None]:
+                   ws: _Workspace | None, hist: History = None) -> tuple[int, int, _Workspace | None]:
         """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
         from ..kernels.optimal_cpu import INF
 
         if len(answers) >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
-            value, guess = self.value(answers, depth, rows, ah, INF)
+            value, guess = self.value(answers, depth, rows, ah, INF, hist)
             return value, guess, None
         ws = ws or self.solved_by.get(answers.astype(np.int32).tobytes(), self.workspaces[0])
-        value, guess = ws.solve(answers, depth, INF, rows, ah, self.stop)
+        value, guess = ws.solve(answers, depth, INF, rows, ah, self.stop, hist)
         return value, guess, ws
 
 
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
-          guess: int | None = None, ws: _Workspace | None = None) -> tuple[Tree, int]:
-    """Return (the optimal subtree for ``answers``, its total), guess fixed when given."""
+          guess: int | None = None, ws: _Workspace | None = None, hist: History = None) -> tuple[Tree, int]:
+    """Return (the optimal subtree for ``answers``, the set the guess rows ``hist`` leave, and
+    its total), guess fixed when given."""
     from ..kernels.optimal_cpu import INF
 
     ctx = search.ctx
@@ -618,7 +651,7 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
     if guess is None:
         if n == 1:
             return pm.answers[answers[0]], 1
-        value, guess, ws = search.best_guess(answers, depth, rows, ah, ws)
+        value, guess, ws = search.best_guess(answers, depth, rows, ah, ws, hist)
         if value >= INF or guess < 0:
             raise GpusolveError("internal error: no strategy for a subtree of the optimal tree")
     node = Node(pm.guesses[guess], n)
@@ -627,7 +660,8 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
         if p == ctx.solved:
             node.branches[p] = pm.guesses[guess]
             continue
-        sub, t = _tree(search, bucket, depth - 1, allowed, bah, ws=ws)
+        sub, t = _tree(search, bucket, depth - 1, allowed, bah, ws=ws,
+                       hist=None if hist is None else (*hist, guess))
         node.branches[p] = sub
         total += t
     return node, total
@@ -683,6 +717,9 @@ class Options:
     budget: Budget | None = None
     """A stop shared with other searches: once stopped from elsewhere (``Budget.interrupt``)
     this search returns ``interrupted``, without a tree."""
+    symmetry: bool = True
+    """Use the game's symmetries where its lists allow (``gpusolve.core.symmetry``): one guess
+    per class under the symmetries fixing the history (False: try every guess; the same values)."""
 
 
 def solve(pm: PatternMatrix, question: Question = Question(), options: Options | None = None,
@@ -716,7 +753,9 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
     depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
-    ctx = _Context(pm, mode, len(moves) + depth, o.vector_max)
+    ctx = _Context(pm, mode, len(moves) + depth, o.vector_max, o.symmetry)
+    # the symmetries fixing the moves keep the set they leave (not a set restricted beyond it)
+    hist = tuple(pm.guess_index[w] for w, _ in moves) if q.answers is None else None
     rows = np.arange(pm.shape[0], dtype=np.int32)
     if mode == "hard":
         for word, code in moves:
@@ -742,7 +781,8 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     try:  # Ctrl-C and the time limit stop the kernels: no exception in a wait
         with budget.guard(), budget.listening(search.interrupt):
             search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
-                          limit=None if q.start is not None else candidates, report=o.progress)
+                          limit=None if q.start is not None else candidates, report=o.progress,
+                          hist=hist)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
@@ -767,7 +807,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         result.proven = not interrupted
         result.mean = best.total / n
         if build_tree:
-            tree, total = _tree(search, alive, depth, rows, ah, pm.guess_index[best.guess])
+            tree, total = _tree(search, alive, depth, rows, ah, pm.guess_index[best.guess], hist=hist)
             if total != best.total:
                 raise GpusolveError(f"internal error: tree total {total} != value {best.total}")
             s = summarize(tree)

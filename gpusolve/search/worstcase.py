@@ -16,11 +16,13 @@ import numpy as np
 
 from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
+from ..core.symmetry import kernel_tables
 from ..core.trees import Node, Tree, scores
 from ..core.words import Word
 from ..kernels import config, setkeys
 from ..kernels import worstcase_cpu as k
 from ..kernels.stats import BRANCHES, MAX
+from ..kernels.symmetry_cpu import first_of_classes
 from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 1_955_2022
@@ -39,6 +41,7 @@ class _Search:
     consistent: bool
     budget: Budget
     pair_mb: int = DEFAULT_PAIR_MB
+    symmetry: bool = True
 
     def __post_init__(self) -> None:
         pm = self.pm
@@ -51,6 +54,20 @@ class _Search:
         self.zobrist = setkeys.zobrist(len(pm.answers), ZOBRIST_SEED)
         self.memo = setkeys.new_memo()
         self.large = config.WORSTCASE_LARGE_SET
+        self.tables = kernel_tables(pm.game, [pm.guesses[r] for r in self.guesses],
+                                    pm.answers) if self.symmetry else None
+        """The game's symmetries where these lists allow them (``gpusolve.core.symmetry``)."""
+        self.glet = pm.game.encode(pm.guesses) if self.tables is not None else None
+
+    def first_of_classes(self, hist: tuple[int, ...] | None, pool: np.ndarray,
+                         order: np.ndarray) -> np.ndarray:
+        """Return the positions of ``order`` (into ``pool``) whose guess is the first of its class
+        under the symmetries fixing the guess rows ``hist`` (all of them without symmetries)."""
+        if hist is None or self.tables is None or len(order) < 2:
+            return order
+        rows = pool[order]
+        kept = first_of_classes(self.glet, *self.tables, self.pm.game.colours, hist, rows)
+        return order[np.isin(rows, kept)]
 
     @cached_property
     def pc(self) -> tuple:
@@ -123,8 +140,10 @@ class _Search:
         biggest, branches = self.stats(every, self.guesses)
         return k.candidate_order(biggest, branches, len(every) + 1, len(every)), int(branches.max())
 
-    def solvable(self, members: np.ndarray, depth: int, progress: OnProgress | None = None) -> bool:
-        """Return whether every answer of ``members`` can be found within ``depth`` guesses."""
+    def solvable(self, members: np.ndarray, depth: int, progress: OnProgress | None = None,
+                 hist: tuple[int, ...] | None = None) -> bool:
+        """Return whether every answer of ``members`` can be found within ``depth`` guesses
+        (``members``: every answer the guess rows ``hist`` leave; None: unknown)."""
         n = len(members)
         if n < self.large or depth <= 2:
             return bool(k.solvable(*self._args(members, depth)))
@@ -134,25 +153,28 @@ class _Search:
             return known == 1
         if not self.budget.spend():
             return False
-        found = self.solving_guess(members, depth, progress) >= 0
+        found = self.solving_guess(members, depth, progress, hist) >= 0
         if not self.budget.stopped:
             setkeys.store(self.memo, members, h, depth, int(found))
         return found
 
-    def solving_guess(self, members: np.ndarray, depth: int, progress: OnProgress | None = None) -> int:
+    def solving_guess(self, members: np.ndarray, depth: int, progress: OnProgress | None = None,
+                      hist: tuple[int, ...] | None = None) -> int:
         """Return the guess row the search picks to solve ``members`` within ``depth``, or -1.
 
-        Large sets are split here (their statistics from the backend), smaller ones in the
-        compiled search.
+        Large sets are split here (their statistics from the backend), one guess per class
+        under the symmetries fixing ``hist``; smaller ones in the compiled search.
         """
         if len(members) == 1:
             return int(self.answer_rows[members[0]])
         pool, order, most = self.order(members, depth)
         if len(members) < self.large or (depth == 3 and self.fast3):
             return int(k.solving_guess(*self._args(members, depth), order, most))
+        order = self.first_of_classes(hist, pool, order)
         for done, i in enumerate(order):
             row = int(pool[i])
-            ok = all(self.solvable(sub, depth - 1) for _, sub in self.buckets(members, row))
+            after = None if hist is None else (*hist, row)
+            ok = all(self.solvable(sub, depth - 1, hist=after) for _, sub in self.buckets(members, row))
             if self.budget.stopped:
                 return -1
             if ok:
@@ -199,13 +221,13 @@ class _Search:
 
 
 def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: Budget | int | None,
-            pair_mb: int = DEFAULT_PAIR_MB) -> _Search:
+            pair_mb: int = DEFAULT_PAIR_MB, symmetry: bool = True) -> _Search:
     if mode == "hard":
         raise GpusolveError("the worst-case search supports modes normal and consistent, not hard")
     if mode not in ("normal", "consistent"):
         raise GpusolveError(f"unknown mode {mode!r}: choose normal or consistent")
     rows = np.arange(pm.shape[0], dtype=np.int32) if guesses is None else guesses.astype(np.int32)
-    return _Search(pm, rows, mode == "consistent", as_budget(budget), pair_mb)
+    return _Search(pm, rows, mode == "consistent", as_budget(budget), pair_mb, symmetry)
 
 
 @dataclass
@@ -245,15 +267,17 @@ class WorstCase:
 def worst_case(pm: PatternMatrix, answers: np.ndarray | None = None, mode: str = "normal",
                start: Word | None = None, max_depth: int = 12, budget: Budget | int | None = None,
                guesses: np.ndarray | None = None, min_depth: int = 1, progress: OnProgress | None = None,
-               pair_mb: int = DEFAULT_PAIR_MB) -> WorstCase:
+               pair_mb: int = DEFAULT_PAIR_MB, symmetry: bool = True) -> WorstCase:
     """Return the least depth that always suffices (proven) and a tree achieving it.
 
     With ``start`` the first guess is fixed and the depth counts it. ``min_depth`` skips the
     smaller depths: the result is then only proven least if it equals ``min_depth`` = 1.
     ``progress`` hears of the first guesses checked at each depth (large answer sets only).
+    ``symmetry``: over large sets, try one guess per class under the game's symmetries fixing
+    the history (``gpusolve.core.symmetry``; the same result).
     """
     t0 = time.perf_counter()
-    s = _search(pm, mode, guesses, budget, pair_mb)
+    s = _search(pm, mode, guesses, budget, pair_mb, symmetry)
     members = answer_columns(pm, answers)
     with s.budget.guard():
         depth, refuted = _least_depth(s, members, start, min_depth, max_depth, progress)
@@ -279,7 +303,8 @@ def _least_depth(s: _Search, members: np.ndarray, start: Word | None, min_depth:
     refuted = []
     for depth in range(max(1, min_depth), max_depth + 1):
         if start is None:
-            ok = s.solvable(members, depth, progress)
+            every = len(members) == s.pm.shape[1]  # the set no guess has cut yet: its history is empty
+            ok = s.solvable(members, depth, progress, () if every else None)
         else:
             row = pm.guess_index[pm.game.parse_word(start, pm.guess_index)]
             parts = s.buckets(members, row)
