@@ -125,7 +125,7 @@ def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float 
         total = data.get("total")
         figures["values"] = {words[0]: str(total) if total is not None else f">= {cutoff}"}
     else:
-        figures["values"] = {r["word"]: ("" if r["exact"] else ">= ") + str(r["value"])
+        figures["values"] = {r["word"]: ("" if r["exact"] else ">= ") + str(r["total"])
                              for r in data["results"]}
     return figures
 

@@ -242,14 +242,14 @@ def test_reference_exact_agrees_with_brute_force(pm):
 
 def test_exact_ranking_with_a_cutoff_and_its_statement(tmp_path, lists, pm):
     full = rank_exact(pm, *lists, task="reference-exact", run_dir=tmp_path / "full", workers=0)
-    values = [r["value"] for r in full.rows]
+    values = [r["total"] for r in full.rows]
     assert all(r["exact"] for r in full.rows) and values == sorted(values)
     cutoff = values[3] + 1
     cut = rank_exact(pm, *lists, task="reference-exact", cutoff=cutoff, run_dir=tmp_path / "cut", workers=0)
     below = [r for r in cut.rows if r["exact"]]
-    assert [(r["word"], r["value"]) for r in below] == [(r["word"], r["value"]) for r in full.rows
-                                                         if r["value"] < cutoff]
-    assert all(r["value"] == cutoff for r in cut.rows if not r["exact"])
+    assert [(r["word"], r["total"]) for r in below] == [(r["word"], r["total"]) for r in full.rows
+                                                         if r["total"] < cutoff]
+    assert all(r["total"] == cutoff for r in cut.rows if not r["exact"])
     assert f"all {len(cut.rows) - len(below)} others are >= {cutoff}" in cut.statement
     assert f"the {len(below)} best (" in cut.statement
     assert "of all" in cut.statement
@@ -270,7 +270,7 @@ def test_consistent_mode_ranks_every_possible_answer(tmp_path, lists, pm):
 
 
 def test_proof_statement_forms():
-    rows = [{"word": "A", "value": 10, "exact": True}, {"word": "B", "value": 12, "exact": False}]
+    rows = [{"word": "A", "total": 10, "exact": True}, {"word": "B", "total": 12, "exact": False}]
     assert proof_statement(rows, 2, 12) == (
         "best start word of all 2 ranked: A (total 10); the best (A) has an exact total below 12; "
         "the other one is >= 12")
@@ -468,9 +468,9 @@ def test_exact_ranking_agrees_with_the_reference_search(tmp_path, lists, pm):
         real = rank_exact(pm, *lists, cutoff=cutoff, run_dir=tmp_path / f"real{cutoff}", workers=0)
         ref = rank_exact(pm, *lists, cutoff=cutoff, task="reference-exact", run_dir=tmp_path / f"ref{cutoff}",
                          workers=0)
-        assert [(r["word"], r["value"], r["exact"]) for r in real.rows] == [
-            (r["word"], r["value"], r["exact"]) for r in ref.rows]
+        assert [(r["word"], r["total"], r["exact"]) for r in real.rows] == [
+            (r["word"], r["total"], r["exact"]) for r in ref.rows]
         assert real.statement == ref.statement
         for r in real.rows:
             if r["exact"]:
-                assert sum(int(k) * n for k, n in r["histogram"].items()) == r["value"]
+                assert sum(int(k) * n for k, n in r["histogram"].items()) == r["total"]

@@ -94,7 +94,7 @@ def test_every_start_word_gives_the_same_result_with_and_without_reuse(tmp_path,
     if cutoff:
         assert any(r["exact"] for r in fresh.rows) and not all(r["exact"] for r in fresh.rows)
     if max_guesses == 3:
-        assert any(r["value"] is None for r in fresh.rows)
+        assert any(r["total"] is None for r in fresh.rows)
     # resumed from a store holding every subproblem: the same again
     with RunStore(tmp_path / "reused", reused.job.params()) as store:
         store.db.execute("DELETE FROM results")
@@ -145,13 +145,13 @@ def test_the_worker_cache_merges_each_store_snapshot_once(tmp_path):
 def test_real_wordle_start_words_give_the_same_results_with_reuse(tmp_path):
     pm = pattern_matrix(make_game(), None, "answers-2315")
     first = rank_exact(pm, None, "answers-2315", words=["SALET"], workers=0, run_dir=tmp_path / "r")
-    assert first.rows[0]["value"] == 7920 and first.subproblems > 0
+    assert first.rows[0]["total"] == 7920 and first.subproblems > 0
     resumed = rank_exact(pm, None, "answers-2315", words=["LEAST", "SLATE"], workers=0,
                          run_dir=tmp_path / "r")
     fresh = rank_exact(pm, None, "answers-2315", words=["LEAST", "SLATE"], workers=0, run_dir=tmp_path / "f",
                        reuse=False)
     assert resumed.rows == fresh.rows
-    assert [(r["word"], r["value"]) for r in fresh.rows] == [("SLATE", 7928), ("LEAST", 7954)]
+    assert [(r["word"], r["total"]) for r in fresh.rows] == [("SLATE", 7928), ("LEAST", 7954)]
     assert resumed.store_hits > 0 and resumed.nodes < fresh.nodes
 
 

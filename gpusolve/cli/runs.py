@@ -175,12 +175,12 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
     for name in ("rank", "word", "total", "mean", "worst"):
         table.add_column(name, justify="left" if name == "word" else "right")
     for r in ranked.rows[:top]:
-        if r["value"] is None:
+        if r["total"] is None:
             total, mean = "impossible", "-"
         elif r["exact"]:
-            total, mean = str(r["value"]), f"{r['mean']:.4f}"
+            total, mean = str(r["total"]), f"{r['mean']:.4f}"
         else:
-            total, mean = f">= {r['value']}", f">= {r['value'] / pm.shape[1]:.4f}"
+            total, mean = f">= {r['total']}", f">= {r['total'] / pm.shape[1]:.4f}"
         table.add_row(str(r["rank"]), r["word"], total, mean, str(r.get("worst", "-")))
     console.print(table)
     if ranked.statement:

@@ -102,10 +102,12 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
     rows = []
     for rank, (word, result) in enumerate(ordered, 1):
         row: dict = {"rank": rank, "word": word}
-        if "total" in result:
+        if "value" in result:  # an exact search's total (the store's name): ``total`` in rows
+            result = {("total" if k == "value" else k): v for k, v in result.items()}
+            if result["exact"] and result["total"] is not None:
+                row["mean"] = round(result["total"] / n_answers, 6)
+        elif "total" in result:
             row["mean"] = round(result["total"] / n_answers, 6)
-        if result.get("exact") and result.get("value") is not None:
-            row["mean"] = round(result["value"] / n_answers, 6)
         rows.append({**row, **result})
     return rows
 
@@ -203,14 +205,14 @@ def rank_exact(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
 
 def proof_statement(rows: list[dict], n_guesses: int, cutoff: int | None) -> str:
     """Return what an exact ranking proves, e.g. 'the 3 best start words ..., all others >= T'."""
-    exact = [r for r in rows if r["exact"] and r["value"] is not None]
+    exact = [r for r in rows if r["exact"] and r["total"] is not None]
     bounded = [r for r in rows if not r["exact"]]
-    impossible = [r for r in rows if r["value"] is None]
+    impossible = [r for r in rows if r["total"] is None]
     scope = "of all" if len(rows) == n_guesses else "among the"
     parts = []
     if exact:
         best = exact[0]
-        parts.append(f"best start word {scope} {len(rows):,} ranked: {best['word']} (total {best['value']})")
+        parts.append(f"best start word {scope} {len(rows):,} ranked: {best['word']} (total {best['total']})")
     if cutoff is not None:
         if bounded:
             names = ", ".join(r["word"] for r in exact[:10]) + (", ..." if len(exact) > 10 else "")
