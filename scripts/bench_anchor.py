@@ -95,6 +95,16 @@ def peer(anchor: str, pair: str, words: list[str], cutoff: int | None, timeout: 
             "tried": len(firsts)}
 
 
+def done_in_store(run: Path) -> int:
+    """Return how many start words a (possibly stopped) ranking run has finished."""
+    import sqlite3
+
+    if not (run / "run.sqlite").exists():
+        return 0
+    with sqlite3.connect(f"file:{run / 'run.sqlite'}?mode=ro", uri=True) as db:
+        return db.execute("select count(*) from results").fetchone()[0]
+
+
 def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float | None = None,
          run_dir: Path | None = None) -> dict:
     """Run gpusolve on ``words`` (one: --start; several: --rank --words; None: the whole proof)."""
@@ -113,7 +123,8 @@ def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float 
         if cutoff is not None:
             args += ["--cutoff", str(cutoff)]
         out, wall, cpu, finished = timed(args, timeout)
-    figures = {"wall": wall, "cpu": cpu, "finished": finished, "search": None, "values": {}}
+        tried = done_in_store(run) if words and len(words) > 1 else 0
+    figures = {"wall": wall, "cpu": cpu, "finished": finished, "search": None, "values": {}, "tried": tried}
     if not finished or not out.strip():
         return figures
     data = json.loads(out)
@@ -151,6 +162,13 @@ CASES = {
 }
 
 
+def rate(who: str, figures: dict, words: int) -> str:
+    """Return one program's start words per hour (those finished, if stopped by the time limit)."""
+    done = words if figures["finished"] else figures["tried"]
+    late = "" if figures["finished"] else f" ({done} of {words} within the time limit)"
+    return f"{who} {done * 3600 / figures['wall']:.0f} words/hour{late}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--anchor", help="the peer's binary (without it only gpusolve runs)")
@@ -183,8 +201,7 @@ def main() -> None:
             print(f"  note: the values differ: peer {p['values']}, gpusolve {g['values']}", flush=True)
         rows.append((label, p, g))
         if len(words) > 1:
-            rates = [f"{who} {len(words) * 3600 / f['wall']:.0f} words/hour"
-                     for who, f in (("peer", p), ("gpusolve", g)) if f and f["finished"]]
+            rates = [rate(who, f, len(words)) for who, f in (("peer", p), ("gpusolve", g)) if f]
             print(f"{name}: {', '.join(rates)}", flush=True)
         print(f"{name}: peer {p and p['wall']:.2f} s, gpusolve {g['wall']:.2f} s" if p else
               f"{name}: gpusolve {g['wall']:.2f} s", flush=True)
