@@ -540,7 +540,15 @@ def _interrupted(script: str, *args: str, timeout: int = 300) -> subprocess.Comp
         main()
     """)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
-                          cwd=AWAY, env={**os.environ, "COLUMNS": "200"})
+                          cwd=AWAY, env={**os.environ, "COLUMNS": "200"}, preexec_fn=hear_ctrl_c)
+
+
+def hear_ctrl_c() -> None:
+    """Let the child hear SIGINT even when the tests run in a background job (which ignores it,
+    and a child inherits that: Python then never raises KeyboardInterrupt)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 SIGINT_IN_A_BUCKET = """
@@ -661,8 +669,7 @@ def test_ctrl_c_to_the_whole_terminal_group_during_a_cluster_run(tmp_path):
             "answers", "--workers", "2", "--batch", "1", "--run-dir", str(run_dir), "--quiet"]
     code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{args!r}]; main()"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=AWAY,
-                            text=True, start_new_session=True)
+                            cwd=AWAY, text=True, start_new_session=True, preexec_fn=hear_ctrl_c)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:  # until a start word is kept
         time.sleep(0.5)

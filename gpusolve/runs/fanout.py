@@ -237,15 +237,16 @@ class _client:
                 # the workers start ignoring Ctrl-C (the terminal sends it to them too): this process
                 # stops the run and closes the cluster; their logs (a busy worker that outlives the
                 # scheduler complains) stay quiet: a failed task reaches this process as an exception
-                ignoring = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+                main = _main_thread()
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
                 try:
                     with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES}):
                         self.cluster = LocalCluster(n_workers=self.n, threads_per_worker=1, processes=True,
                                                     host="127.0.0.1", dashboard_address=":0",
                                                     silence_logs=logging.CRITICAL)
-                finally:
-                    if ignoring is not None:
-                        signal.signal(signal.SIGINT, ignoring)
+                finally:  # None: a handler not set from Python; Python's own then hears Ctrl-C
+                    if main:
+                        signal.signal(signal.SIGINT, previous or signal.default_int_handler)
                 self.client = Client(self.cluster)
         except OSError as e:
             self.__exit__()
