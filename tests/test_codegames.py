@@ -172,3 +172,20 @@ def test_bulls_tree_file_plays_back(tmp_path, monkeypatch):
     assert played.exit_code == 0, played.output
     solve = runner.invoke(app, ["solve", *BULLS, "--black-only"], input="012 1B\n")
     assert solve.exit_code == 0 and "Traceback" not in solve.output, solve.output
+
+
+@pytest.mark.parametrize(("args", "total"), [((), 5625), (("--max-guesses", "5"), 5626)])
+def test_mastermind_published_optimum(args, total, tmp_path, monkeypatch):
+    """Koyama and Lai's optimal Mastermind 4 x 6 totals, proven over every first guess
+    (docs/codegames.md): 5,625 (mean 4.340), and 5,626 with at most 5 guesses; 1123 first."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from gpusolve.cli import app
+
+    monkeypatch.setenv("GPUSOLVE_RUNS_DIR", str(tmp_path))
+    result = CliRunner().invoke(app, ["optimal-tree", "--game", "mastermind", *args, "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    proof = json.loads(result.stdout)
+    assert proof["best"] == [{"guess": "1123", "total": total}] and proof["others_at_least"] == total + 1
