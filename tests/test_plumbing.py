@@ -14,6 +14,7 @@ from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
 from gpusolve.search.absurdle import absurdle
 from gpusolve.search.plumbing import Budget, Progress, answer_columns
+from gpusolve.search.presets import search_presets
 from gpusolve.search.worstcase import worst_case
 
 FAMILY = ["--answers", "tests/data/family.txt"]
@@ -62,6 +63,22 @@ def test_searches_stop_on_their_budget(small_pm):
     stopped.interrupt()
     with pytest.raises(KeyboardInterrupt):
         worst_case(small_pm, cols, budget=stopped)
+    with pytest.raises(KeyboardInterrupt):
+        search_presets(small_pm, 2, samples=50, budget=stopped)
+    expired = Budget(None, seconds=1)
+    expired.expire()
+    with pytest.raises(GpusolveError, match="the preset search reached its time limit"):
+        search_presets(small_pm, 2, samples=50, budget=expired)
+    assert search_presets(small_pm, 2, samples=50, budget=Budget(None, seconds=600)).searched == 50
+
+
+def test_preset_search_time_limit_on_the_command_line():
+    runner = CliRunner()
+    slow = runner.invoke(app, ["preset", "--search", "--words", "3", "--time-limit", "0.5", "-q"])
+    assert slow.exit_code == 2, slow.output
+    assert slow.output.startswith("error: the preset search reached its time limit (0.5 s)")
+    wrong = runner.invoke(app, ["preset", "HANDY", "SWIFT", "--time-limit", "5"])
+    assert wrong.exit_code == 2 and "--time-limit goes with --search" in wrong.output
 
 
 def test_progress_events_from_a_search(small_pm):

@@ -245,11 +245,6 @@ OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the 
 TreeFormat = Annotated[str | None, name_option(
     "--format", "The tree file's format: json, text (the published layout, hollow), text-full, "
     "html (a self-contained explorer page). Default: by the file name, else json.")]
-OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the explorer page, "
-            "a .tree or .txt name the published text layout.")
-TreeFormat = Annotated[str | None, typer.Option(
-    "--format", help="The tree file's format: json, text (the published layout, hollow), text-full, "
-    "html (a self-contained explorer page). Default: by the file name, else json.")]
 TimeLimit = Annotated[float | None, typer.Option(
     "--time-limit", min=0.001, help="Stop the search after this many seconds, as Ctrl-C does (then "
     "nothing is proven).")]

@@ -18,6 +18,7 @@ from .app import (
     ProgressDisplay,
     Quiet,
     Repeats,
+    TimeLimit,
     app,
     console,
     load_matrix,
@@ -48,17 +49,19 @@ def preset(
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
-    quiet: Quiet = False,
+    quiet: Quiet = False, time_limit: TimeLimit = None,
 ) -> None:
     """Play preset words first whatever the replies, then any consistent word (seed 003)."""
     from ..core.errors import GpusolveError
+    from ..search.plumbing import Budget
     from ..search.presets import preset_report, search_presets
 
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
     if search:
         with ProgressDisplay(not (quiet or json)) as steps:
-            result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses, steps)
+            result = search_presets(pm, n_words, samples, seed, pool, letters, top, max_guesses, steps,
+                                    Budget(None, time_limit))
         if json:
             print_json(result.as_dict())
             return
@@ -80,6 +83,8 @@ def preset(
             for ws, mean in shown:
                 console.print(f"  {' '.join(ws)}  {mean:.4f}")
         return
+    if time_limit is not None:
+        raise GpusolveError("--time-limit goes with --search (scoring given preset words is quick)")
     if not words:
         raise GpusolveError("give preset words, e.g. gpusolve preset HANDY SWIFT GLOVE CRUMP, or --search")
     report = preset_report(pm, words, max_guesses, show_bins)

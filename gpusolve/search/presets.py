@@ -19,7 +19,7 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import presets_cpu as k
-from .plumbing import OnProgress, Progress
+from .plumbing import Budget, OnProgress, Progress
 
 MAX_SETS = 10_000_000
 """The most disjoint sets one search examines (about 300 MiB, minutes of work on a few cores)."""
@@ -200,15 +200,16 @@ def candidate_pool(pm: PatternMatrix, pool: str = "answers", letters: int = 26) 
 
 def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = None, seed: int = 0,
                    pool: str = "answers", letters: int = 26, top: int = 10,
-                   max_guesses: int = 6, progress: OnProgress | None = None
-                   ) -> PresetSearch:
+                   max_guesses: int = 6, progress: OnProgress | None = None,
+                   budget: Budget | None = None) -> PresetSearch:
     """Return every always-winning disjoint set of ``n_words`` words found and the best means.
 
     All disjoint sets are searched unless ``samples`` asks for that many at random. Means are
     exact for the ``top`` best: sets are evaluated in order of a lower bound on their mean
     (each bin's first consistent guess taken exactly, then every sub-bin of m answers needs at
     least 2m - 1 guesses in all) until the bound passes the ``top``-th best mean found.
-    ``progress`` hears of the work in steps (Ctrl-C stops it between them).
+    ``progress`` hears of the work in steps; Ctrl-C and the ``budget``'s time limit stop it
+    between them (KeyboardInterrupt, or a one-line error: nothing is claimed from a stopped search).
     """
     if pm.game.kind != 0 and pm.game.name != "wordle":  # pragma: no cover - guard
         raise GpusolveError("preset search is defined for letter games")
@@ -234,7 +235,24 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     sets = np.ascontiguousarray(rows[sets])
     sq = _Square(pm)
     threads = numba.get_num_threads()
-    bounds, wins, _ = first_pass(pm, sq, sets, max_guesses - n_words, progress)
+    budget = budget or Budget(None)
+    with budget.guard():
+        return _search(pm, sq, words, sets, exhaustive, n_words, top, max_guesses, threads, start,
+                       progress, budget)
+
+
+def _search(pm: PatternMatrix, sq: _Square, words: list[Word], sets: np.ndarray, exhaustive: bool,
+            n_words: int, top: int, max_guesses: int, threads: int, start: float,
+            progress: OnProgress | None, budget: Budget) -> PresetSearch:
+    """Return ``search_presets``'s result over the preset ``sets`` (guess rows), stopping between
+    steps once ``budget`` says so."""
+
+    def step(what: Progress) -> None:
+        budget.check("the preset search")
+        if progress:
+            progress(what)
+
+    bounds, wins, _ = first_pass(pm, sq, sets, max_guesses - n_words, step)
     n = len(pm.answers)
     exact: dict[int, float] = {}
 
@@ -245,13 +263,13 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
             k.set_totals(sq.codes, sq.square, np.ascontiguousarray(sets[todo]), sq.answer_rows,
                          sq.n_patterns, sq.zobrist, out, threads)
             exact.update(zip(todo.tolist(), out.tolist()))
-            if progress:
-                progress(Progress("exact means", len(exact)))
+            step(Progress("exact means", len(exact)))
 
     evaluate(np.flatnonzero(wins))
     by_bound = np.argsort(bounds, kind="stable")
     chunk = max(64, 4 * threads)
     for lo in range(0, len(by_bound), chunk):
+        budget.check("the preset search")
         if len(exact) >= top:
             kth = sorted(exact.values())[top - 1]
             if bounds[by_bound[lo]] > kth + 1e-9:
