@@ -408,6 +408,14 @@ def test_names_are_case_insensitive():
         assert kept(json.loads(a.stdout)) == kept(json.loads(b.stdout))
 
 
+def test_tree_format_names_are_case_insensitive(tmp_path):
+    lower, upper = tmp_path / "a", tmp_path / "b"
+    for out, fmt in ((lower, "text"), (upper, "TEXT")):
+        r = run("tree", *SMALL, "--start", "BATCH", "--out", str(out), "--format", fmt)
+        assert r.exit_code == 0, r.output
+    assert upper.read_text() == lower.read_text() and upper.read_text().startswith("batch ")
+
+
 # --- run directories -------------------------------------------------------------------------------
 
 def test_run_directories(tmp_path, monkeypatch):
