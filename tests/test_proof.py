@@ -20,9 +20,10 @@ from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
-from gpusolve.runs.proof import prove_best_start
+from gpusolve.runs.proof import FIRST_PASS_PHASE, SEARCH_PHASE, prove_best_start
 from gpusolve.runs.runstore import DATABASE
 from gpusolve.search.optimal import Options, Question, solve
+from gpusolve.search.plumbing import Progress
 
 
 def exact_totals(pm, mode: str, max_guesses: int) -> dict[str, float]:
@@ -73,20 +74,21 @@ def test_a_cutoff_proves_nothing_is_below_it(tmp_path):
 def test_an_interrupted_proof_resumes_where_it_stopped(tmp_path):
     pm = random_instance("mastermind", 3, 30, 64)
     straight = prove_best_start(pm, max_guesses=4, run_dir=tmp_path / "straight", workers=1, keep=2)
-    for phase in ("first pass", "search"):
+    for phase in (FIRST_PASS_PHASE, SEARCH_PHASE):
         run = tmp_path / phase.replace(" ", "-")
         events = []
 
         def stop_soon(event, phase=phase, events=events):
+            assert isinstance(event, Progress) and 0 <= event.done <= event.total
             events.append(event)
-            if event["phase"] == phase and len(events) >= 2:
+            if event.phase == phase and len(events) >= 2:
                 raise KeyboardInterrupt
 
         cut = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2, progress=stop_soon)
         assert not cut.complete and "run the same command again to resume" in cut.statement()
         again = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2)
         assert again.complete and again.best == straight.best and again.exact == straight.exact
-        assert again.searched_now < straight.searched_now or phase == "first pass"
+        assert again.searched_now < straight.searched_now or phase == FIRST_PASS_PHASE
 
 
 @pytest.fixture(scope="module")

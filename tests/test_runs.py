@@ -422,28 +422,49 @@ def test_default_run_dir_is_derived_from_the_parameters(tmp_path, lists, pm):
     assert other.run_dir != first.run_dir and other.computed == len(pm.guesses)
 
 
-def test_progress_line_shows_done_rate_eta_and_best():
+def test_run_batches_become_progress_events_with_the_best_so_far():
+    from gpusolve.runs.progress import RunProgress
+    from gpusolve.runs.startrank import tree_key
+    from gpusolve.search.plumbing import Progress
+
+    events = []
+    progress = RunProgress(events.append, "greedy trees", tree_key, lambda r: f"total {r['total']}",
+                           {"AAAAA": 0, "BBBBB": 1, "CCCCC": 2})
+    progress(10, 100, [])
+    progress(30, 100, [("BBBBB", 1, {"over": 0, "total": 9, "worst": 3}),
+                       ("CCCCC", 2, {"over": 0, "total": 8, "worst": 4})])
+    progress(31, 100, [("AAAAA", 0, {"over": 1, "total": 7, "worst": 7})])  # fails a game: worse
+    assert events == [Progress("greedy trees", 10, 100, ""),
+                      Progress("greedy trees", 30, 100, "best CCCCC (total 8)"),
+                      Progress("greedy trees", 31, 100, "best CCCCC (total 8)")]
+
+
+def test_the_one_display_shows_done_best_rate_and_eta(monkeypatch):
+    import importlib
     import io
 
     from rich.console import Console
 
-    from gpusolve.runs.progress import RunProgress
-    from gpusolve.runs.startrank import tree_key
+    from gpusolve.search.plumbing import Progress
 
-    console = Console(file=io.StringIO(), force_terminal=True, width=200)
-    progress = RunProgress(console, "greedy trees", tree_key, lambda r: f"total {r['total']}",
-                           {"AAAAA": 0, "BBBBB": 1, "CCCCC": 2}, quiet=False)
-    with progress:
-        progress(10, 100, [])
-        progress.start -= 60  # as if a minute had passed
-        progress(30, 100, [("BBBBB", 1, {"over": 0, "total": 9, "worst": 3}),
-                           ("CCCCC", 2, {"over": 0, "total": 8, "worst": 4})])
-        progress(31, 100, [("AAAAA", 0, {"over": 1, "total": 7, "worst": 7})])
-        line = progress.line(30, 100)
-    assert line.startswith("greedy trees: 30/100 (30.0%)")
-    assert "/min" in line and "ETA" in line and line.endswith("best CCCCC (total 8)")
-    assert RunProgress(console, "x", tree_key, str, {}, quiet=True).enabled is False
-    assert RunProgress(Console(file=io.StringIO()), "x", tree_key, str, {}).enabled is False
+    cli_app = importlib.import_module("gpusolve.cli.app")  # the module (gpusolve.cli.app is the app)
+    out = io.StringIO()
+    monkeypatch.setattr(cli_app, "console", Console(file=out, force_terminal=True, width=200))
+    with cli_app.ProgressDisplay(True) as display:
+        display(Progress("greedy trees", 10, 100))  # resumed: 10 done before
+        task = display.progress.tasks[0]
+        assert task.completed == 10 and task.speed is None  # the resumed units are no rate
+        display(Progress("greedy trees", 30, 100, "best CCCCC (total 8)"))
+        time.sleep(0.05)
+        display(Progress("greedy trees", 40, 100, "best CCCCC (total 8)"))
+        rate = display.progress.tasks[0].speed
+        assert rate is not None and rate < 30 / 0.04  # from the new units alone
+        display.progress.refresh()
+    shown = out.getvalue()
+    assert "greedy trees" in shown and "40/100" in shown and "best CCCCC (total 8)" in shown
+    assert f"{rate * 60:,.1f}/min" in shown
+    with cli_app.ProgressDisplay(False) as quiet:
+        assert quiet.progress is None
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])

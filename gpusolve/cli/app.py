@@ -157,18 +157,20 @@ console: Any = _Console()
 
 class ProgressDisplay:
     """The one progress display of every command: a transient line per phase on a terminal
-    (what is counted, a bar, done/total, the best so far, nodes, time), fed ``Progress`` events
-    (``gpusolve.search.plumbing``). A new phase hides the lines of finished or open-ended ones."""
+    (what is counted, a bar, done/total, the best so far, nodes, time, rate and ETA), fed
+    ``Progress`` events (``gpusolve.search.plumbing``). A new phase hides the lines of finished or
+    open-ended ones."""
 
     def __init__(self, enabled: bool) -> None:
         self.progress = None
         self.tasks: dict[str, Any] = {}
         if enabled and console.is_terminal:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
             self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      TextColumn("{task.fields[count]}"), TextColumn("{task.fields[best]}"),
-                                     TimeElapsedColumn(), console=console, transient=True)
+                                     TimeElapsedColumn(), _rate_column(), TimeRemainingColumn(),
+                                     console=console, transient=True)
 
     def __enter__(self) -> ProgressDisplay:
         if self.progress:
@@ -189,13 +191,27 @@ class ProgressDisplay:
                 t = self.progress.tasks[old]
                 if t.total is None or t.completed >= t.total:
                     self.progress.update(old, visible=False)
-            task = self.progress.add_task(event.phase, total=None, count="", best="")
+            # a resumed run starts at its units done before: only what follows counts for the rate
+            task = self.progress.add_task(event.phase, total=event.total, completed=event.done, count="",
+                                          best="")
             self.tasks[event.phase] = task
         count = f"{event.done:,}/{event.total:,}" if event.total is not None else f"{event.done:,}"
         nodes = f"{event.nodes:,} nodes" if event.nodes is not None else ""
         extra = "  ".join(x for x in (event.best, nodes) if x)
         self.progress.update(task, completed=event.done, total=event.total, count=count, best=extra,
                              visible=True)
+
+
+def _rate_column() -> Any:
+    """Return a progress column showing a task's rate per minute (blank until known)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(f"{task.speed * 60:,.1f}/min" if task.speed else "")
+
+    return Rate()
 
 
 def lowered(value: Any) -> Any:

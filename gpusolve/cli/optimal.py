@@ -236,11 +236,10 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
            fmt: str | None, levels: int) -> None:
     """Prove the best first guess over every candidate (a resumable run), then show its tree."""
     from ..core.trees import render, save_tree
-    from ..runs.progress import ProofProgress
     from ..runs.proof import prove_best_start
     from ..search.optimal import Options, Question, solve
 
-    with ProofProgress(console, quiet or json) as progress:
+    with ProgressDisplay(not (quiet or json)) as progress:
         proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
                                  candidates=candidates, keep=1 + alternatives, cutoff=cutoff, run_dir=run_dir,
                                  scheduler=scheduler, workers=workers, memo_mb=memo_mb, backend=backend,

@@ -10,6 +10,7 @@ import typer
 
 from ..core.errors import GpusolveError
 from .app import (
+    ProgressDisplay,
     check_outputs,
     console,
     load_matrix,
@@ -38,9 +39,9 @@ def run_with_progress(pm, label: str, task: str, quiet: bool, call):
     from ..runs.startrank import KEYS, describe
 
     n = pm.shape[1]
-    with RunProgress(console, label, KEYS[task], lambda r: describe(task, r, n), pm.guess_index,
-                     quiet) as progress:
-        return call(on_batch=progress)
+    with ProgressDisplay(not quiet) as display:
+        return call(on_batch=RunProgress(display, label, KEYS[task], lambda r: describe(task, r, n),
+                                         pm.guess_index))
 
 
 def check_run(workers: int | None, scheduler: str | None, output: Path | None) -> int | None:

@@ -35,6 +35,7 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
 from ..core.words import Word
+from ..search.plumbing import OnProgress, Progress
 from .fanout import _client, run_batch, run_units
 from .runstore import RunStore, default_run_dir
 from .startrank import openings
@@ -46,9 +47,10 @@ FIRST = "first-pass:"
 FIRST_PASS_UNITS = 64
 """Start words whose first-pass bounds are computed (and recorded) at once."""
 
-OnProgress = Callable[[dict], None]
-"""Progress callback: ``{"phase": "first pass", "done", "total"}`` per batch of bounds, then
-``{"phase": "search", "searched", "pending", "best": (word, total) or None}`` per search."""
+FIRST_PASS_PHASE = "first-pass bounds"
+SEARCH_PHASE = "start words searched"
+"""The proof's progress phases (``Progress`` events): bounds per batch, then one per search
+(done of done + pending, the best start word and its total so far)."""
 
 
 @dataclass
@@ -199,7 +201,7 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
 
         def on_batch(done: int, total: int, _rows: list) -> None:
             if progress:
-                progress({"phase": "first pass", "done": done, "total": total})
+                progress(Progress(FIRST_PASS_PHASE, done, total))
 
         search = None
         try:
@@ -277,8 +279,8 @@ class _Search:
         if self.progress:
             best = min(((r["value"], self.position[w], w) for w, r in self.results.items()
                         if r["exact"] and r["value"] is not None), default=None)
-            self.progress({"phase": "search", "searched": self.searched_now, "pending": len(self.pending()),
-                           "best": None if best is None else (best[2], best[0])})
+            self.progress(Progress(SEARCH_PHASE, self.searched_now, self.searched_now + len(self.pending()),
+                                   "" if best is None else f"best {best[2]} ({best[0]:,})"))
 
     def run(self, workers: int, scheduler: str | None, backend: str | None, memo_mb: int) -> None:
         """Search every pending word (in this process, or on the Dask cluster at ``scheduler``)."""
