@@ -449,7 +449,8 @@ def test_the_one_display_shows_done_best_rate_and_eta(monkeypatch):
 
     cli_app = importlib.import_module("gpusolve.cli.app")  # the module (gpusolve.cli.app is the app)
     out = io.StringIO()
-    monkeypatch.setattr(cli_app, "console", Console(file=out, force_terminal=True, width=200))
+    # the app's own lazy console stand-in, made a terminal (Rich needs the console behind it)
+    monkeypatch.setattr(cli_app._Console, "_console", Console(file=out, force_terminal=True, width=200))
     with cli_app.ProgressDisplay(True) as display:
         display(Progress("greedy trees", 10, 100))  # resumed: 10 done before
         task = display.progress.tasks[0]

@@ -141,7 +141,9 @@ class _Console:
 
     _console = None
 
-    def __getattr__(self, name: str) -> Any:
+    def real(self) -> Any:
+        """Return Rich's console itself (what Rich's own classes need: this stand-in is no
+        context manager)."""
         if _Console._console is None:
             from rich.console import Console
 
@@ -149,7 +151,10 @@ class _Console:
             if not console.is_terminal:
                 console = Console(highlight=False, width=100_000)
             _Console._console = console
-        return getattr(_Console._console, name)
+        return _Console._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
 
 
 console: Any = _Console()
@@ -170,7 +175,7 @@ class ProgressDisplay:
             self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      TextColumn("{task.fields[count]}"), TextColumn("{task.fields[best]}"),
                                      TimeElapsedColumn(), _rate_column(), TimeRemainingColumn(),
-                                     console=console, transient=True)
+                                     console=console.real(), transient=True)
 
     def __enter__(self) -> ProgressDisplay:
         if self.progress:
