@@ -64,8 +64,8 @@ def check_size(deck: AbstractDeck) -> None:
     """Raise a one-line error when the exact computation over ``deck`` could hold too many decks."""
     bound = comb(len(deck) + max(deck), max(deck))  # sorted count tuples: at most this many
     if bound > MAX_STATES:
-        raise GpusolveError(f"a deck of {len(deck)} ranks x {max(deck)} cards is too big for the exact "
-                            f"computation (up to {_size(bound)} distinct decks, the limit is "
+        raise GpusolveError(f"a deck of {len(deck)} ranks, up to {max(deck)} cards each, is too big for "
+                            f"the exact computation (up to {_size(bound)} distinct decks, the limit is "
                             f"{MAX_STATES:,}); try fewer --ranks or --suits, or 'war lengths' to simulate")
 
 

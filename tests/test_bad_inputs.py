@@ -118,7 +118,8 @@ def test_sizes_that_cannot_fit(monkeypatch):
     one_error(run("patterns", "--game", "mastermind", "--length", "7"), "pegs of 6 colours fit")
     one_error(run("patterns", "--game", "mastermind", "--length", "9", "--colours", "9"), "pattern matrix")
     one_error(run("worst-case", "--answers", FAMILY, "--pair-mb", "10000000"), "use at most")
-    one_error(run("war", "sweep", "--ranks", "1000", "--suits", "1000"), "too big for the exact computation")
+    one_error(run("war", "sweep", "--ranks", "1000", "--suits", "1000"),
+              "a deck of 1000 ranks, up to 1000 cards each, is too big for the exact computation")
     one_error(run("war", "sweep", "--ranks", "40", "--suits", "40", "--wars"), "try fewer --ranks")
     from gpusolve.search import presets
 
