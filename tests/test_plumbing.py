@@ -98,3 +98,10 @@ def test_pair_mb_is_the_worst_case_option_and_memo_mb_its_old_spelling():
     assert wrong.exit_code == 2 and "--objective worst-case" in wrong.output
     whole = runner.invoke(app, ["optimal-tree", "--time-limit", "5", *FAMILY])
     assert whole.exit_code == 2 and "--time-limit goes with --start" in whole.output
+
+
+def test_a_search_stopped_before_any_strategy_says_so():
+    stopped = CliRunner().invoke(app, ["optimal-tree", "--start", "QAJAQ", "--time-limit", "0.5", "-q"])
+    assert stopped.exit_code == 130, stopped.output
+    assert "interrupted before any strategy was found: no result" in stopped.output
+    assert "best result found so far" not in stopped.output and "nothing kept" in stopped.output

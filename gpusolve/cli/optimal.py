@@ -57,6 +57,9 @@ def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
 
 def _print_result(result, state: bool, scope: str) -> None:
     """Print a result as readable text."""
+    if result.interrupted and result.first_guess is None:
+        console.print("[yellow]interrupted before any strategy was found: no result[/yellow]")
+        return
     if result.interrupted:
         console.print("[yellow]interrupted: the best result found so far, not proven best[/yellow]")
     if result.first_guess is None:
