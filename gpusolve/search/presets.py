@@ -236,25 +236,13 @@ def search_presets(pm: PatternMatrix, n_words: int = 4, samples: int | None = No
     sq = _Square(pm)
     threads = numba.get_num_threads()
     budget = budget or Budget(None)
-    with budget.guard():
-        return _search(pm, sq, words, sets, exhaustive, n_words, top, max_guesses, threads, start,
-                       progress, budget)
-
-
-def _search(pm: PatternMatrix, sq: _Square, words: list[Word], sets: np.ndarray, exhaustive: bool,
-            n_words: int, top: int, max_guesses: int, threads: int, start: float,
-            progress: OnProgress | None, budget: Budget) -> PresetSearch:
-    """Return ``search_presets``'s result over the preset ``sets`` (guess rows), stopping between
-    steps once ``budget`` says so."""
+    n = len(pm.answers)
+    exact: dict[int, float] = {}
 
     def step(what: Progress) -> None:
         budget.check("the preset search")
         if progress:
             progress(what)
-
-    bounds, wins, _ = first_pass(pm, sq, sets, max_guesses - n_words, step)
-    n = len(pm.answers)
-    exact: dict[int, float] = {}
 
     def evaluate(indices: np.ndarray) -> None:
         todo = np.array([i for i in indices if i not in exact], dtype=np.int64)
@@ -265,16 +253,17 @@ def _search(pm: PatternMatrix, sq: _Square, words: list[Word], sets: np.ndarray,
             exact.update(zip(todo.tolist(), out.tolist()))
             step(Progress("exact means", len(exact)))
 
-    evaluate(np.flatnonzero(wins))
-    by_bound = np.argsort(bounds, kind="stable")
-    chunk = max(64, 4 * threads)
-    for lo in range(0, len(by_bound), chunk):
-        budget.check("the preset search")
-        if len(exact) >= top:
-            kth = sorted(exact.values())[top - 1]
-            if bounds[by_bound[lo]] > kth + 1e-9:
-                break
-        evaluate(by_bound[lo:lo + chunk])
+    with budget.guard():  # Ctrl-C and the time limit, checked at every step
+        bounds, wins, _ = first_pass(pm, sq, sets, max_guesses - n_words, step)
+        evaluate(np.flatnonzero(wins))
+        by_bound = np.argsort(bounds, kind="stable")
+        chunk = max(64, 4 * threads)
+        for lo in range(0, len(by_bound), chunk):
+            if len(exact) >= top:
+                kth = sorted(exact.values())[top - 1]
+                if bounds[by_bound[lo]] > kth + 1e-9:
+                    break
+            evaluate(by_bound[lo:lo + chunk])
 
     def named(i: int) -> tuple[Word, ...]:
         return tuple(pm.guesses[r] for r in sets[i])
