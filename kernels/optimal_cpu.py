@@ -21,12 +21,22 @@ What makes it fast, every step admissible (nothing that could change a value is 
   whole subtree (it only wastes a guess, in every mode).
 * branch and bound: guesses by increasing bound, the best cost so far (or ``beta``) as the
   cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
-* a memo (set-associative, bounded) keyed by two independent 64-bit Zobrist hashes of the
-  set plus the depth (and, in hard mode, the allowed-guess list), holding exact values with
-  their best guess, and proven lower bounds, each with the work it took (nodes plus reply
-  cells scanned in its subtree). An entry means the same thing in every search over the same
-  game, lists and mode (a true V or a true lower bound, whatever the caller's ``beta``), so a
-  run store keeps the costly ones and ``memo_preload`` puts them back (``gpusolve.runs.subproblems``).
+* a memo (set-associative, bounded), holding exact values with their best guess, and proven
+  lower bounds, each with the work it took (nodes plus reply cells scanned in its subtree).
+  Two 64-bit Zobrist hashes of the set and the depth only *find* an entry; what proves it is
+  the entry's own record: its depth, its size and the moves (guess, reply) that led to it from
+  the search's root set ``R`` (every node's set is exactly the answers of ``R`` consistent with
+  its moves). In normal and consistent mode the set is proven equal when every member is
+  consistent with the entry's moves and the sizes agree, so an entry serves every path to its
+  set. In hard mode the allowed list depends on the moves too: for Wordle it is fixed by the
+  moves' combined rule (the green letter of each position, the least count of each revealed
+  letter), which the entry records and a lookup compares, so entries still serve other paths
+  (and other start words); for the other games the same moves (in any order) are required.
+  The rule (or the moves) keys the entry in place of the list. An entry means the same thing in
+  every search over the same game, lists, mode and root set (a true V or a true lower bound,
+  whatever the caller's ``beta``), so a run store keeps the costly ones and ``memo_preload``
+  puts them back (``gpusolve.runs.subproblems``). ``params[P_COLLIDE]`` is the test hook that
+  gives every set the same keys, so that every lookup is a hash collision.
 
 Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
 NYT rule for Wordle, "would have given every reply so far" for the other games),
@@ -45,23 +55,29 @@ import numpy as np
 from numba import njit
 
 from . import hardmode_cpu
+from .hardmode import RULE
 from .replies import SCRATCH
 from .symmetry_cpu import mark_classes
 
-Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 zg1 zg2 glet gcnt genc zob32")
+Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
 """The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
 
 Scratch = namedtuple(
     "Scratch",
     "params cmat cmatT stride cols glob arow tarow rowg cand ncand lbs keys mark cnt inset inpos dd_stamp "
-    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop sym",
+    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop sym path rule "
+    "rscratch",
 )
 """One worker's arrays: parameters (with its memo's mask), per-level matrices, bucket tables,
-counters, the stop flag (see the module docstring) and the symmetry state (``symmetry_cpu.Sym``:
-with it on, one guess per class under the symmetries fixing the history is tried)."""
+counters, the stop flag (see the module docstring), the symmetry state (``symmetry_cpu.Sym``:
+with it on, one guess per class under the symmetries fixing the history is tried) and the
+moves from the root set (``path[:params[P_PATH0] + level]``, each ``guess row * replies + reply``),
+with room for a set's combined hard-mode rule (``rule``, Wordle) and the scratch it is made in."""
 
-Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork")
-"""One worker's memo table: keys, value, best guess, flag, set size and work per slot."""
+Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule")
+"""One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
+proves a slot's set: its depth, its moves from the root set (``mpath[i, :mlen[i]]``, sorted) and
+in Wordle's hard mode their combined rule (``mrule[i]``; no columns otherwise)."""
 
 INF = 1 << 40
 """Value of an infeasible set (no strategy finds every answer in time)."""
@@ -69,8 +85,9 @@ INF = 1 << 40
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
-P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX = range(8)
-N_PARAMS = 8
+(P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
+ P_COLLIDE) = range(10)
+N_PARAMS = 10
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
 S_STORE_HITS = 24
@@ -90,48 +107,152 @@ _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _memo_key(h1, h2, d):
-    """Return the two memo keys of a set hash pair and a depth.
+def _memo_key(h1, h2, d, params):
+    """Return the two memo keys of a set hash pair and a depth (both 1 under the test hook
+    ``params[P_COLLIDE]``: every lookup a hash collision).
 
     Run stores keep these keys across processes: a change to them (or to the Zobrist tables of
     ``gpusolve.search.optimal._Context``) needs a new ``gpusolve.runs.runstore.SCHEMA_VERSION``."""
+    if params[P_COLLIDE] != 0:
+        return np.uint64(1), np.uint64(1)
     k1 = h1 + np.uint64(d + 1) * _GOLD
     k2 = (h2 ^ (np.uint64(d + 1) * _MIX)) | np.uint64(1)
     return k1, k2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _bucket(mask, k1):
+    """Return the first slot of the bucket of key ``k1``."""
+    return np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+
+
 @njit(cache=True, nogil=True)
-def _memo_find(mk1, mk2, mask, k1, k2):
-    """Return the slot holding (k1, k2), or -1."""
-    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
+def _path_hash(path, plen):
+    """Return an order-free 64-bit hash of the moves ``path[:plen]`` (hard mode's memo key)."""
+    h = np.uint64(0)
+    for t in range(plen):
+        x = (np.uint64(path[t]) + np.uint64(1)) * _GOLD
+        x = (x ^ (x >> np.uint64(31))) * _MIX
+        h += x ^ (x >> np.uint64(29))
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _combined_rule(params, glet, path, plen, out, scratch):
+    """Write the Wordle hard-mode rule of the moves ``path[:plen]`` to ``out``: the letter each
+    position must keep (-1: none), then the least count of each letter. It decides the guesses
+    allowed after the moves."""
+    length = params[P_LENGTH]
+    npat = params[P_NPAT]
+    out[:length] = -1
+    out[length:] = 0
+    for t in range(plen):
+        g = path[t] // npat
+        hard_rule(params, glet, g, path[t] - g * npat, scratch)
+        for k in range(length):
+            if scratch[RULE + k] >= 0:
+                out[k] = scratch[RULE + k]
+        for u in range(scratch[RULE + length]):
+            c = scratch[RULE + length + 1 + 2 * u]
+            out[length + c] = max(out[length + c], scratch[RULE + length + 2 + 2 * u])
+
+
+@njit(cache=True, nogil=True)
+def _rule_hash(rule):
+    """Return a 64-bit hash of a combined rule (Wordle's hard-mode memo key)."""
+    h = np.uint64(0)
+    for j in range(rule.shape[0]):
+        h = (h ^ np.uint64(rule[j] + 2)) * _MIX
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _hard_key(params, glet, path, plen, rule, scratch):
+    """Return what keys a hard-mode set besides its answers: the hash of its moves' combined rule
+    (Wordle, left in ``rule``), else of its moves."""
+    if rule.shape[0] == 0:
+        return _path_hash(path, plen)
+    _combined_rule(params, glet, path, plen, rule, scratch)
+    return _rule_hash(rule)
+
+
+@njit(cache=True, nogil=True)
+def _same_moves(memo, i, path, plen):
+    """Return whether slot ``i`` was reached by the moves ``path[:plen]`` (in any order)."""
+    if memo.mlen[i] != plen:
+        return False
+    mp = memo.mpath[i]
+    for t in range(plen):
+        x = path[t]
+        mine = 0
+        theirs = 0
+        for u in range(plen):
+            mine += path[u] == x
+            theirs += mp[u] == x
+        if mine != theirs:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
+    """Return whether slot ``i`` holds the set ``members[lo:lo + n]`` with ``d`` guesses left,
+    reached by the moves ``path[:plen]`` (in hard mode with the combined ``rule``; see the module
+    docstring: nothing here trusts a hash)."""
+    if memo.mflag[i] == EMPTY or memo.mdepth[i] != d or memo.msize[i] != n:
+        return False
+    if hard:
+        if rule.shape[0] == 0:
+            return _same_moves(memo, i, path, plen)
+        for j in range(rule.shape[0]):
+            if memo.mrule[i, j] != rule[j]:
+                return False
+    mp = memo.mpath[i]
+    for t in range(memo.mlen[i]):
+        g = mp[t] // npat
+        p = mp[t] - g * npat
+        row = codes[g]
+        for k in range(lo, lo + n):
+            if row[members[k]] != p:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule):
+    """Return the slot holding the set ``members[lo:lo + n]`` with ``d`` guesses left (keys
+    k1, k2; reached by the moves ``path[:plen]``, combined ``rule`` in hard mode), or -1."""
+    base = _bucket(params[P_MEMO_MASK], k1)
     for w in range(WAYS):
         i = base + w
-        if mk2[i] == k2 and mk1[i] == k1:
+        if memo.mk2[i] == k2 and memo.mk1[i] == k1 and _holds(
+                memo, i, members, lo, n, d, path, plen, params[P_MODE] == HARD, rule, codes, params[P_NPAT]):
             return i
     return -1
 
 
 @njit(cache=True, nogil=True)
-def _memo_store(memo, mask, k1, k2, flag, value, guess, size, work, stats):
-    """Store an exact value or a lower bound for (k1, k2) with the work it took, replacing the
-    smallest set."""
-    mk1, mk2, mval, mguess, mflag, msize, mwork = memo
-    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
-    victim = base
-    for w in range(WAYS):
-        i = base + w
-        if mk2[i] == k2 and mk1[i] == k1:
-            if mflag[i] == EXACT:
-                return
-            if flag == LOWER and value <= mval[i]:
-                return
-            victim = i
-            break
-        if mflag[i] == EMPTY:
-            victim = i
-            break
-        if msize[i] < msize[victim]:
-            victim = i
+def _memo_write(memo, mask, same, k1, k2, flag, value, guess, size, work, d, path, plen, rule, stats):
+    """Store an exact value or a lower bound (with the work it took) in slot ``same`` (the
+    entry of the same set, -1 if none), else in an empty slot or over the smallest set of the
+    bucket; entries with more moves than the table records are not stored."""
+    mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule = memo
+    if plen > mpath.shape[1]:
+        return
+    if same >= 0:
+        if mflag[same] == EXACT or (flag == LOWER and value <= mval[same]):
+            return
+        victim = same
+    else:
+        base = _bucket(mask, k1)
+        victim = base
+        for w in range(WAYS):
+            i = base + w
+            if mflag[i] == EMPTY:
+                victim = i
+                break
+            if msize[i] < msize[victim]:
+                victim = i
     mk1[victim] = k1
     mk2[victim] = k2
     mval[victim] = value
@@ -139,7 +260,31 @@ def _memo_store(memo, mask, k1, k2, flag, value, guess, size, work, stats):
     mflag[victim] = flag
     msize[victim] = size
     mwork[victim] = work
+    mdepth[victim] = d
+    mlen[victim] = plen
+    mrule[victim, :] = rule
+    mp = mpath[victim]
+    for t in range(plen):  # sorted (insertion): equal move sets are equal records
+        x = path[t]
+        u = t
+        while u > 0 and mp[u - 1] > x:
+            mp[u] = mp[u - 1]
+            u -= 1
+        mp[u] = x
     stats[S_MEMO_STORES] += 1
+
+
+@njit(cache=True, nogil=True)
+def _save(level, lo, n, d, k1, k2, flag, value, guess, w0, shared, work, memo):
+    """Store the node's value (exact) or lower bound, with the work spent since ``w0``."""
+    params = work.params
+    plen = params[P_PATH0] + level
+    if params[P_MODE] == HARD and work.rule.shape[0] > 0:
+        _combined_rule(params, shared.glet, work.path, plen, work.rule, work.rscratch)
+    same = _memo_find(memo, params, shared.codes, k1, k2, work.glob[level], lo, n, d, work.path, plen,
+                      work.rule)
+    _memo_write(memo, params[P_MEMO_MASK], same, k1, k2, flag, value, guess, n,
+                _spent(work.stats, w0), d, work.path, plen, work.rule, work.stats)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -149,12 +294,28 @@ def _spent(stats, w0):
 
 
 @njit(cache=True, nogil=True)
-def memo_preload(memo, mask, k1, k2, value, exact, guess, size, work, stats):
+def memo_preload(memo, params, glet, k1, k2, value, exact, guess, size, work, depth, plen, paths, stats):
     """Store known entries (from a run store) in a memo; their work is kept negated (-work - 1)
-    so that hits on them are counted (``S_STORE_HITS``) and they are told apart from new ones."""
+    so that hits on them are counted (``S_STORE_HITS``) and they are told apart from new ones.
+    Entry ``i`` was reached by the (sorted) moves ``paths[i, :plen[i]]``."""
+    mask = params[P_MEMO_MASK]
+    rule = np.zeros(memo.mrule.shape[1], np.int64)
+    scratch = np.zeros(RULE + 32, np.int64)
     for i in range(k1.shape[0]):
-        _memo_store(memo, mask, k1[i], k2[i],
-                    EXACT if exact[i] else LOWER, value[i], guess[i], size[i], -work[i] - 1, stats)
+        path = paths[i]
+        if rule.shape[0] > 0:
+            _combined_rule(params, glet, path, plen[i], rule, scratch)
+        same = -1
+        base = _bucket(mask, k1[i])
+        for w in range(WAYS):
+            j = base + w
+            if (memo.mk1[j] == k1[i] and memo.mk2[j] == k2[i] and memo.mflag[j] != EMPTY
+                    and memo.mdepth[j] == depth[i] and memo.msize[j] == size[i]
+                    and _same_moves(memo, j, path, plen[i])):
+                same = j
+                break
+        _memo_write(memo, mask, same, k1[i], k2[i], EXACT if exact[i] else LOWER, value[i], guess[i],
+                    size[i], -work[i] - 1, depth[i], path, plen[i], rule, stats)
 
 
 @njit(cache=True, nogil=True)
@@ -203,19 +364,10 @@ def rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
 
 
 @njit(cache=True, nogil=True)
-def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, zg1, zg2, scratch):
-    """Write the rows of ``rows[:m]`` hard mode allows after (g, p) to ``out``.
-
-    Returns (count, hash1, hash2) of the kept list.
-    """
-    k = hardmode_cpu.hard_filter(params[P_KIND], params[P_LENGTH], params[P_COLOURS], genc, gcnt, rows, m,
-                                 g, p, out, scratch)
-    h1 = np.uint64(0)
-    h2 = np.uint64(0)
-    for j in range(k):
-        h1 += zg1[out[j]]
-        h2 += zg2[out[j]]
-    return k, h1, h2
+def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, scratch):
+    """Write the rows of ``rows[:m]`` hard mode allows after (g, p) to ``out``; return how many."""
+    return hardmode_cpu.hard_filter(params[P_KIND], params[P_LENGTH], params[P_COLOURS], genc, gcnt, rows,
+                                    m, g, p, out, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -324,23 +476,20 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
 
 
 @njit(cache=True, nogil=True)
-def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
+def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
 
     The node's answers are positions ``lo:lo + n`` of row ``level`` of ``cols`` (columns of
     the compact reply matrix ``cmat[level]``, row stride ``stride[level]``), ``glob`` (answer
     columns of the full matrix) and ``arow`` (the ``cmat[level]`` row of each answer as a
     guess). Its guesses are the rows ``cand[level, :ncand[level]]`` of ``cmat[level]``
-    (``rowg`` gives their guess rows; hashes ``ah1, ah2`` of the list key the memo in hard
-    mode). The node writes the replies of the guesses it keeps to ``cmat[level + 1]`` (one row
-    of ``n`` per guess) for its children. At level 0 the best guess row found (or -1) is left
-    in ``stats[S_BEST]``.
+    (``rowg`` gives their guess rows). The node writes the replies of the guesses it keeps to
+    ``cmat[level + 1]`` (one row of ``n`` per guess) for its children, and their moves to
+    ``path``. At level 0 the best guess row found (or -1) is left in ``stats[S_BEST]``.
     """
     answer_rows = shared.answer_rows
     zob1 = shared.zob1
     zob2 = shared.zob2
-    zg1 = shared.zg1
-    zg2 = shared.zg2
     glet = shared.glet
     gcnt = shared.gcnt
     genc = shared.genc
@@ -378,6 +527,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     scratch = work.scratch
     stats = work.stats
     stop = work.stop
+    path = work.path
     if n == 1:
         if level == 0:
             stats[S_BEST] = answer_rows[glob[level, lo]]
@@ -395,7 +545,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     stats[16 + d] += 1
     mode = params[P_MODE]
     solved = params[P_SOLVED]
-    mask = params[P_MEMO_MASK]
+    npat = params[P_NPAT]
     mat = cmat[level]
     if cg >= 0:
         hard_rule(params, glet, cg, cp, scratch)  # this node's own constraint, checked lazily
@@ -407,11 +557,13 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     for i in range(lo, lo + n):
         h1 += zob1[glob[level, i]]
         h2 += zob2[glob[level, i]]
+    plen = params[P_PATH0] + level
+    rule = work.rule
     if mode == HARD:
-        h1 += ah1 * _MIX
-        h2 ^= ah2 * _GOLD
-    k1, k2 = _memo_key(h1, h2, d)
-    slot = _memo_find(memo.mk1, memo.mk2, mask, k1, k2) if cg < 0 else -1
+        h1 += _hard_key(params, glet, path, plen, rule, work.rscratch) * _MIX
+    k1, k2 = _memo_key(h1, h2, d, params)
+    slot = _memo_find(memo, params, shared.codes, k1, k2, glob[level], lo, n, d, path,
+                      plen, rule) if cg < 0 else -1
     known_lb = 2 * n - 1
     if slot >= 0:
         stats[S_MEMO_HITS] += 1
@@ -448,8 +600,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(memo, mask, k1, k2, EXACT,
-                                2 * n - 1, g, n, _spent(stats, w0), stats)
+                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n - 1, g, w0, shared, work, memo)
                 return 2 * n - 1
             if k == 1 and pair < 0:
                 pair = rowg[level, r]
@@ -458,8 +609,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
             if level == 0:
                 stats[S_BEST] = pair
             if stop[0] == 0 and cg < 0:
-                _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
-                            pair, n, _spent(stats, w0), stats)
+                _save(level, lo, n, d, k1, k2, EXACT, 2 * n, pair, w0, shared, work, memo)
             return 2 * n
         stats[S_STAMP] += 1
         node_stamp = stats[S_STAMP]
@@ -475,22 +625,19 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
-                                g, n, _spent(stats, w0), stats)
+                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n, g, w0, shared, work, memo)
                 return 2 * n
     if not fast:
         if d == 2:
             if stop[0] == 0 and cg < 0:
-                _memo_store(memo, mask, k1, k2, EXACT, INF, -1,
-                            n, _spent(stats, w0), stats)
+                _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
             return INF
         # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
         if known_lb < 2 * n:
             known_lb = 2 * n
         if known_lb >= beta:
             if stop[0] == 0 and cg < 0:
-                _memo_store(memo, mask, k1, k2, LOWER, known_lb,
-                            -1, n, _spent(stats, w0), stats)
+                _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
             return known_lb
 
     # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
@@ -542,23 +689,20 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                 if level == 0:
                     stats[S_BEST] = g
                 if stop[0] == 0 and cg < 0:
-                    _memo_store(memo, mask, k1, k2, EXACT, 2 * n,
-                                g, n, _spent(stats, w0), stats)
+                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n, g, w0, shared, work, memo)
                 return 2 * n
             lb = 3 * n - (1 if in_s else 0) - nb
             if lb < scan_lb and (nb > 1 or in_s):
                 scan_lb = lb
         if d == 2 or scan_lb >= INF:
             if stop[0] == 0 and cg < 0:
-                _memo_store(memo, mask, k1, k2, EXACT, INF, -1,
-                            n, _spent(stats, w0), stats)
+                _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
             return INF
         known_lb = max(known_lb, 2 * n, scan_lb)
         if known_lb >= beta:
             stats[14] += 1
             if stop[0] == 0 and cg < 0:
-                _memo_store(memo, mask, k1, k2, LOWER, known_lb,
-                            -1, n, _spent(stats, w0), stats)
+                _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
             return known_lb
         for j in range(m_in):
             g = rowg[level, rows[j]]
@@ -609,8 +753,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
         if stop[0] == 0 and cg < 0:
-            _memo_store(memo, mask, k1, k2, EXACT, INF, -1, n,
-                        _spent(stats, w0), stats)
+            _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
         return INF
 
     order = np.argsort(keys[level, :nsurv])
@@ -621,8 +764,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     if known_lb >= beta:
         stats[14] += 1
         if stop[0] == 0 and cg < 0:
-            _memo_store(memo, mask, k1, k2, LOWER, known_lb, -1,
-                        n, _spent(stats, w0), stats)
+            _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
         return known_lb
 
     if mode == NORMAL:
@@ -687,14 +829,18 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                 blb[level, b] = 0
                 continue
             lbv = 2 * m - 1
-            if m >= 3 and mode != HARD:
+            if m >= 3:
                 x1 = np.uint64(0)
                 x2 = np.uint64(0)
                 for i in range(bstart[level, b], bstart[level, b] + m):
                     x1 += zob1[cglob[i]]
                     x2 += zob2[cglob[i]]
-                q1, q2 = _memo_key(x1, x2, d - 1)
-                sl = _memo_find(memo.mk1, memo.mk2, mask, q1, q2)
+                path[plen] = g * npat + bcode[level, b]
+                if mode == HARD:
+                    x1 += _hard_key(params, glet, path, plen + 1, rule, work.rscratch) * _MIX
+                q1, q2 = _memo_key(x1, x2, d - 1, params)
+                sl = _memo_find(memo, params, shared.codes, q1, q2, cglob, bstart[level, b], m, d - 1,
+                                path, plen + 1, rule)
                 if sl >= 0 and memo.mval[sl] > lbv:
                     lbv = memo.mval[sl]
             blb[level, b] = lbv
@@ -737,8 +883,7 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                 if m <= 2 or bcode[level, b] == solved:
                     continue
                 rest = total - blb[level, b]
-                ch1 = np.uint64(0)
-                ch2 = np.uint64(0)
+                path[plen] = g * npat + bcode[level, b]
                 lg = -1
                 lp = -1
                 if mode == HARD and d - 1 == 2:
@@ -760,10 +905,8 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
                                        rowg[level + 1, j], scratch):
                             cand[level + 1, kk] = j
                             kk += 1
-                            ch1 += zg1[rowg[level + 1, j]]
-                            ch2 += zg2[rowg[level + 1, j]]
                     ncand[level + 1] = kk
-                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, ch1, ch2, lg, lp,
+                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, lg, lp,
                           shared, work, memo)
                 if v < blb[level, b]:
                     v = blb[level, b]
@@ -781,22 +924,21 @@ def _node(level, lo, n, d, beta, ah1, ah2, cg, cp, shared, work, memo):
     if best < beta:
         if level == 0:
             stats[S_BEST] = best_g
-        _memo_store(memo, mask, k1, k2, EXACT, best, best_g, n,
-                    _spent(stats, w0), stats)
+        _save(level, lo, n, d, k1, k2, EXACT, best, best_g, w0, shared, work, memo)
         return best
     if lower < known_lb:
         lower = known_lb
-    _memo_store(memo, mask, k1, k2, LOWER, lower, -1, n,
-                _spent(stats, w0), stats)
+    _save(level, lo, n, d, k1, k2, LOWER, lower, -1, w0, shared, work, memo)
     return lower
 
 
 @njit(cache=True, nogil=True)
-def solve_set(answers, d, beta, guesses, ah1, ah2, shared, work, memo):
+def solve_set(answers, d, beta, guesses, shared, work, memo):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
 
-    ``answers`` are columns of the full reply matrix ``codes``; ``guesses`` its rows allowed
-    here (hashes ``ah1, ah2`` in hard mode; they must include every answer's own row). The
+    ``answers`` are columns of the full reply matrix ``codes``, the set the moves
+    ``work.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
+    here (they must include every answer's own row). The
     best guess row is left in ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for
     ``len(guesses) * len(answers)`` replies per level.
     """
@@ -842,7 +984,7 @@ def solve_set(answers, d, beta, guesses, ah1, ah2, shared, work, memo):
     ncand[0] = m
     stats[S_BEST] = -1
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
-    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), ah1, ah2, zero - 1, zero - 1,
+    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), zero - 1, zero - 1,
                  shared, work, memo)
 
 

@@ -69,8 +69,9 @@ def test_store_refuses_a_file_that_is_not_a_store(tmp_path):
 
 
 def _entries(rows):
-    """Return Entries from (key, value, exact) or (key, value, exact, guess, size, work) rows."""
-    return Entries.from_rows([(*r, -1, 3, 1) if len(r) == 3 else r for r in rows])
+    """Return Entries from (key, value, exact) or (key, value, exact, guess, size, work) rows, each
+    with a record of its own: 3 guesses left after the move (low 16 bits of its key)."""
+    return Entries.from_rows([(*(*r, -1, 3, 1)[:6], 3, (r[0] & 0xFFFF,)) for r in rows])
 
 
 def test_subproblems_merge_exact_values_and_bounds(tmp_path):
@@ -84,19 +85,37 @@ def test_subproblems_merge_exact_values_and_bounds(tmp_path):
         store.save_subproblems(_entries([(1, 11, False), (2, 21, True, 6, 9, 300)]))  # weaker; more work
         loaded = store.load_subproblems()
         assert store.subproblem_count() == 5
-    got = {k: (v, e, g, w) for k, v, e, g, _, w in loaded.rows()}
+    got = {k: (v, e, g, w) for k, v, e, g, _, w, _, _ in loaded.rows()}
     assert got == {1: (12, False, -1, 1), 2: (20, True, 5, 300), 3: (6, True, 2, 50), big: (7, True, -1, 1),
                    twin: (99, True, -1, 1)}
 
 
+def test_subproblems_with_one_key_and_two_records_are_two_entries(tmp_path):
+    """A key only finds entries: two subproblems sharing one (a hash collision) are both kept,
+    in the store and in a merge, and neither value is taken for the other's."""
+    a = (9, 50, True, 4, 6, 10, 4, (1, 7))
+    b = (9, 60, True, 5, 6, 20, 4, (2, 7))  # same key, other moves
+    c = (9, 55, True, 5, 6, 30, 3, (1, 7))  # same key and moves, another depth
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        store.save_subproblems(Entries.from_rows([a, b, c]))
+        loaded = store.load_subproblems()
+    assert sorted(loaded.rows()) == sorted([a, b, c])
+    assert sorted(Entries.from_rows([a, b, c, a]).merged().rows()) == sorted([a, b, c])
+    memo = Subproblems(loaded)
+    assert memo.get((4, (1, 7))) == (50, True) and memo.get((4, (2, 7))) == (60, True)
+    assert memo.get((3, (1, 7))) == (55, True) and memo.get((4, (1, 8))) is None
+
+
 def test_subproblems_cache_in_memory():
-    memo = Subproblems(Entries.from_rows([(5, 30, False, -1, 4, 9)]))
-    memo.put(5, 20, False)
-    assert memo.get(5) == (30, False) and len(memo.take_fresh()) == 0
-    memo.put(5, 33, True)
-    memo.put(6, 3, True)
-    assert sorted((k, v, e) for k, v, e, *_ in memo.take_fresh().rows()) == [(5, 33, True), (6, 3, True)]
-    assert len(memo.take_fresh()) == 0 and memo.get(5) == (33, True)
+    five, six = (4, (5,)), (4, (6,))
+    memo = Subproblems(Entries.from_rows([(5, 30, False, -1, 4, 9, *five)]))
+    memo.put(five, 20, False)
+    assert memo.get(five) == (30, False) and len(memo.take_fresh()) == 0
+    memo.put(five, 33, True)
+    memo.put(six, 3, True)
+    assert sorted((d, p, v, e) for _, v, e, _, _, _, d, p in memo.take_fresh().rows()) == [
+        (4, (5,), 33, True), (4, (6,), 3, True)]
+    assert len(memo.take_fresh()) == 0 and memo.get(five) == (33, True)
     assert len(memo.take_pending()) == 1 and len(memo.take_pending()) == 0  # the snapshot, once
 
 
@@ -105,7 +124,7 @@ def test_save_is_all_or_nothing_when_writing_subproblems_fails(tmp_path, monkeyp
         store.save([("SALET", 0, {"v": 1})], subproblems=_entries([(1, 10, True)]))
 
         def broken(self, entries):
-            yield (2, 0, 5, 1, -1, 3, 1)
+            yield (2, 0, 5, 1, -1, 3, 1, 3, b"")
             raise OSError("disk gone")
 
         monkeypatch.setattr(RunStore, "_rows", broken)
@@ -119,7 +138,7 @@ def test_store_keeps_the_subproblems_with_most_work(tmp_path, monkeypatch):
     with RunStore(tmp_path / "run", {"task": "t"}) as store:
         store.save_subproblems(_entries([(k, 10, True, -1, 3, w) for k, w in [(1, 5), (2, 50), (3, 7)]]))
         store.save_subproblems(_entries([(4, 10, True, -1, 3, 9), (5, 10, True, -1, 3, 1)]))
-        assert sorted(k for k, *_ in store.load_subproblems().rows()) == [2, 3, 4]
+        assert sorted(r[0] for r in store.load_subproblems().rows()) == [2, 3, 4]
 
 
 V1_TABLES = """
@@ -145,12 +164,36 @@ def test_a_schema_1_store_is_migrated_keeping_its_results(tmp_path):
     with RunStore(tmp_path / "run", {"task": "t"}) as store:
         assert store.finished() == {"SALET", "CRANE"} and store.subproblem_count() == 1
     with sqlite3.connect(tmp_path / "run" / DATABASE) as con:
-        assert con.execute("SELECT value FROM params WHERE name = 'schema_version'").fetchone() == ("2",)
+        assert con.execute("SELECT value FROM params WHERE name = 'schema_version'").fetchone() == ("3",)
+
+
+def test_a_schema_2_store_is_migrated_keeping_its_results(tmp_path):
+    """Schema 2 kept subproblems by their keys alone (no record to prove them): they go, the
+    results and counters stay."""
+    run = tmp_path / "run"
+    with RunStore(run, {"task": "t"}) as store:
+        store.save([("SALET", 3, {"v": 7})], counts=[(40, 2)])
+    with sqlite3.connect(run / DATABASE) as con:
+        con.executescript("""
+            DROP TABLE subproblems;
+            CREATE TABLE subproblems (k1 INTEGER NOT NULL, k2 INTEGER NOT NULL, value INTEGER NOT NULL,
+                exact INTEGER NOT NULL, guess INTEGER NOT NULL, size INTEGER NOT NULL, work INTEGER NOT NULL,
+                PRIMARY KEY (k1, k2)) WITHOUT ROWID;
+            INSERT INTO subproblems VALUES (1, 2, 10, 1, -1, 3, 5000);
+            UPDATE params SET value = '2' WHERE name = 'schema_version';
+        """)
+    with RunStore(run, {"task": "t"}) as store:
+        assert store.results() == {"SALET": {"v": 7}} and store.tally(["SALET"]) == (40, 2)
+        assert store.subproblem_count() == 0
+        store.save_subproblems(_entries([(1, 10, True)]))
+        assert store.subproblem_count() == 1
+    with sqlite3.connect(run / DATABASE) as con:
+        assert con.execute("SELECT value FROM params WHERE name = 'schema_version'").fetchone() == ("3",)
 
 
 @pytest.mark.parametrize("damage, message", [
-    ("UPDATE params SET value = '99' WHERE name = 'schema_version'", "has store schema 99, not 2"),
-    ("DELETE FROM params WHERE name = 'schema_version'", "has store schema unset, not 2"),
+    ("UPDATE params SET value = '99' WHERE name = 'schema_version'", "has store schema 99, not 3"),
+    ("DELETE FROM params WHERE name = 'schema_version'", "has store schema unset, not 3"),
     ("DROP TABLE subproblems; CREATE TABLE subproblems (key INTEGER PRIMARY KEY, value INTEGER)",
      "table subproblems has columns key, value"),
     ("UPDATE params SET value = '{' WHERE name = 'task'", "not a readable run store"),

@@ -32,23 +32,26 @@ def anagrams(tmp_path_factory):
 # --- entries --------------------------------------------------------------------------------------
 
 row = st.tuples(st.integers(0, 5) | st.just((1 << 128) - 1) | st.just(1 << 64), st.integers(0, 50),
-                st.booleans(), st.integers(-1, 9), st.integers(0, 9), st.integers(0, 1000))
+                st.booleans(), st.integers(-1, 9), st.integers(0, 9), st.integers(0, 1000), st.integers(2, 3),
+                st.sampled_from([(), (4,), (4, 9), (9, 4), (1, 2, 3)]))
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(row, max_size=30))
-def test_merged_keeps_the_strongest_entry_of_each_key(rows):
-    expected: dict[int, tuple] = {}
-    for key, value, exact, guess, _, _ in rows:  # in order: an exact value, else the best bound
-        old = expected.get(key)
+def test_merged_keeps_the_strongest_entry_of_each_subproblem(rows):
+    """One entry per key and record (the moves in any order): keys alone do not merge."""
+    expected: dict[tuple, tuple] = {}
+    for key, value, exact, guess, _, _, depth, path in rows:  # in order: exact, else the best bound
+        ident = (key, depth, tuple(sorted(path)))
+        old = expected.get(ident)
         if old is None or (not old[1] and (exact or value > old[0])):
-            expected[key] = (value, exact, guess)
-    got = {k: (v, e, g) for k, v, e, g, _, _ in Entries.from_rows(rows).merged().rows()}
+            expected[ident] = (value, exact, guess)
+    got = {(k, d, p): (v, e, g) for k, v, e, g, _, _, d, p in Entries.from_rows(rows).merged().rows()}
     assert got == expected
 
 
 def test_top_keeps_the_most_work():
-    e = Entries.from_rows([(k, 1, True, -1, 3, w) for k, w in enumerate([5, 50, 7, 1, 50])])
+    e = Entries.from_rows([(k, 1, True, -1, 3, w, 3, (k,)) for k, w in enumerate([5, 50, 7, 1, 50])])
     assert [k for k, *_ in e.top(3).rows()] == [1, 2, 4]
     assert [k for k, *_ in e.top(10, min_work=7).rows()] == [1, 2, 4]
     assert len(Entries.concat([e, Entries.empty(), e]).merged()) == 5
@@ -128,12 +131,12 @@ def test_the_worker_cache_merges_each_store_snapshot_once(tmp_path):
 
     lists = small_lists(tmp_path)
     job = make_job("partition", pattern_matrix(make_game(), *lists), *lists)
-    snapshot = Entries.from_rows([(1, 5, True, -1, 3, 9)])
+    snapshot = Entries.from_rows([(1, 5, True, -1, 3, 9, 3, (1,))])
     _memos.pop((job, True), None)
     memo = _worker_memo(job, snapshot, True)
     assert _worker_memo(job, [snapshot], True) is memo
     assert len(memo.take_pending()) == 1 and len(memo.take_pending()) == 0
-    _worker_memo(job, [snapshot, Entries.from_rows([(2, 5, True, -1, 3, 9)])], True)
+    _worker_memo(job, [snapshot, Entries.from_rows([(2, 5, True, -1, 3, 9, 3, (2,))])], True)
     assert len(memo.take_pending()) == 1
     assert isinstance(memo, Subproblems) and _worker_memo(job, snapshot, False) is not memo
     _memos.clear()
@@ -183,9 +186,9 @@ def _env() -> dict:
 
 
 def test_loaded_entries_round_trip_through_the_store(tmp_path):
-    rows = [((1 << 127) + 5, 9, True, 3, 4, 77), (2, 11, False, -1, 5, 8)]
+    rows = [((1 << 127) + 5, 9, True, 3, 4, 77, 4, (730, 1215)), (2, 11, False, -1, 5, 8, 3, (5,))]
     with RunStore(tmp_path / "r", {"task": "t"}) as store:
         store.save_subproblems(Entries.from_rows(rows))
         loaded = store.load_subproblems()
     assert sorted(loaded.rows()) == sorted(rows)
-    assert loaded.k1.dtype == np.uint64 and loaded.exact.dtype == np.bool_
+    assert loaded.k1.dtype == np.uint64 and loaded.exact.dtype == np.bool_ and loaded.path.dtype == np.int32

@@ -10,18 +10,20 @@ A run directory holds ``run.sqlite`` with three tables:
   nodes searched, hits on cached subproblems) kept apart so that results compare equal across
   runs. Each finished batch is one transaction, together with its new subproblems.
 * ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.runs.subproblems``): a
-  128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high; the search hashes the answer
-  set, the depth left and, in hard mode, the allowed-guess list into it) -> value, whether it is
-  exact or a proven lower bound, the best guess row of an exact value (-1: none), the set's size
-  and the work it took. At most ``STORE_MAX`` entries: beyond that the least work goes.
+  128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high) that finds an entry, and the
+  record that proves which subproblem it is (the guesses left ``depth`` and the sorted moves
+  ``path`` from the root set, int32 bytes) -> value, whether it is exact or a proven lower
+  bound, the best guess row of an exact value (-1: none), the set's size and the work it took.
+  At most ``STORE_MAX`` entries: beyond that the least work goes.
 
 SQLite's journal makes every transaction all-or-nothing, so a process killed at any moment
 (even SIGKILL, even halfway through writing subproblems) leaves the store readable, holding
 exactly the batches committed before it died.
 
-Schema versions: 1 (64-bit subproblem keys, no counters) is migrated in place to 2 when opened:
-its results are kept, its subproblems (useless to the new search) dropped. Other versions are
-refused with one line.
+Schema versions: 1 (64-bit subproblem keys, no counters) and 2 (subproblems found by their keys
+alone, no record to prove them) are migrated in place to 3 when opened: their results are kept,
+their subproblems (a cache the new search cannot verify) dropped. Other versions are refused
+with one line.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ import numpy as np
 import platformdirs
 
 from ..core.errors import GpusolveError
-from .subproblems import STORE_MAX, Entries
+from .subproblems import STORE_MAX, Entries, path_array
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DATABASE = "run.sqlite"
 
 _PARAMS = "CREATE TABLE IF NOT EXISTS params (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+# subproblems: the key's columns come first (SQLite 3.40's integrity_check reports false NULLs in
+# a WITHOUT ROWID table whose key columns follow others)
 _TABLES = """
 CREATE TABLE IF NOT EXISTS results (
     unit TEXT PRIMARY KEY,
@@ -57,25 +61,33 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS subproblems (
     k1 INTEGER NOT NULL,
     k2 INTEGER NOT NULL,
+    depth INTEGER NOT NULL,
+    path BLOB NOT NULL,
     value INTEGER NOT NULL,
     exact INTEGER NOT NULL,
     guess INTEGER NOT NULL,
     size INTEGER NOT NULL,
     work INTEGER NOT NULL,
-    PRIMARY KEY (k1, k2)
+    PRIMARY KEY (k1, k2, depth, path)
 ) WITHOUT ROWID;
 """
 _INDEX = "CREATE INDEX IF NOT EXISTS subproblems_by_work ON subproblems (work)"
 _COLUMNS = {
     "results": ["unit", "position", "result", "seconds", "worker", "finished", "nodes", "store_hits"],
-    "subproblems": ["k1", "k2", "value", "exact", "guess", "size", "work"],
+    "subproblems": ["k1", "k2", "depth", "path", "value", "exact", "guess", "size", "work"],
 }
-_MIGRATE_1 = """
+_MIGRATE = {
+    1: """
 DROP TABLE subproblems;
 ALTER TABLE results ADD COLUMN nodes INTEGER;
 ALTER TABLE results ADD COLUMN store_hits INTEGER;
-UPDATE params SET value = '2' WHERE name = 'schema_version';
-"""
+UPDATE params SET value = '3' WHERE name = 'schema_version';
+""",
+    2: """
+DROP TABLE subproblems;
+UPDATE params SET value = '3' WHERE name = 'schema_version';
+""",
+}
 
 FAULT = "GPUSOLVE_STORE_FAULT"
 """Test hook: ``GPUSOLVE_STORE_FAULT=N`` makes the process SIGKILL itself right after writing its
@@ -155,8 +167,8 @@ class RunStore:
             self.db.execute(_INDEX)
             return
         version = stored.pop("schema_version", None)
-        if version == 1:  # 64-bit subproblem keys: keep the results, drop the cache
-            for statement in _MIGRATE_1.split(";"):
+        if version in _MIGRATE:  # keep the results, drop the cache
+            for statement in _MIGRATE[version].split(";"):
                 if statement.strip():
                     self.db.execute(statement)
         elif version != SCHEMA_VERSION:
@@ -223,13 +235,15 @@ class RunStore:
 
     def load_subproblems(self) -> Entries:
         """Return the cached subproblems (``gpusolve.runs.subproblems.Entries``)."""
-        rows = self._read("SELECT k1, k2, value, exact, guess, size, work FROM subproblems")
+        rows = self._read("SELECT k1, k2, value, exact, guess, size, work, depth, path FROM subproblems")
         if not rows:
             return Entries.empty()
         cols = list(zip(*rows))
         k1, k2 = (np.array(c, np.int64).view(np.uint64) for c in cols[:2])
+        paths = [tuple(np.frombuffer(b, np.int32).tolist()) for b in cols[8]]
         return Entries(k1, k2, np.array(cols[2], np.int64), np.array(cols[3], np.bool_),
-                       np.array(cols[4], np.int32), np.array(cols[5], np.int32), np.array(cols[6], np.int64))
+                       np.array(cols[4], np.int32), np.array(cols[5], np.int32), np.array(cols[6], np.int64),
+                       np.array(cols[7], np.int8), path_array(paths))
 
     def save_subproblems(self, entries: Entries) -> None:
         """Merge entries into the cache in one transaction (exact values win, then higher bounds)."""
@@ -242,8 +256,8 @@ class RunStore:
     def _save_subproblems(self, entries: Entries) -> None:
         # An exact value replaces a lower bound; a higher lower bound replaces a lower one.
         self.db.executemany(
-            "INSERT INTO subproblems (k1, k2, value, exact, guess, size, work) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(k1, k2) DO UPDATE SET "
+            "INSERT INTO subproblems (k1, k2, value, exact, guess, size, work, depth, path) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(k1, k2, depth, path) DO UPDATE SET "
             "value = CASE WHEN subproblems.exact THEN subproblems.value WHEN excluded.exact THEN "
             "excluded.value ELSE max(subproblems.value, excluded.value) END, "
             "guess = CASE WHEN subproblems.exact THEN subproblems.guess ELSE excluded.guess END, "
@@ -253,14 +267,16 @@ class RunStore:
         )
         over = self.subproblem_count() - STORE_MAX
         if over > 0:  # keep the entries that took the most work
-            self.db.execute("DELETE FROM subproblems WHERE (k1, k2) IN "
-                            "(SELECT k1, k2 FROM subproblems ORDER BY work LIMIT ?)", (over,))
+            self.db.execute("DELETE FROM subproblems WHERE (k1, k2, depth, path) IN "
+                            "(SELECT k1, k2, depth, path FROM subproblems ORDER BY work LIMIT ?)", (over,))
 
     def _rows(self, entries: Entries):
         k1 = entries.k1.view(np.int64).tolist()
         k2 = entries.k2.view(np.int64).tolist()
+        paths = [np.array(p, np.int32).tobytes() for p in entries.paths()]
         for row in zip(k1, k2, entries.value.tolist(), entries.exact.astype(int).tolist(),
-                       entries.guess.tolist(), entries.size.tolist(), entries.work.tolist()):
+                       entries.guess.tolist(), entries.size.tolist(), entries.work.tolist(),
+                       entries.depth.tolist(), paths):
             yield row
             self._written += 1
             if self._written == self._fault:

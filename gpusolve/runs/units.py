@@ -194,34 +194,31 @@ def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Su
     return [tree_result(reference_greedy_histogram(pm, job, r), job.max_guesses) for r in rows]
 
 
-def _subproblem_key(answers: np.ndarray, depth: int) -> int:
-    digest = hashlib.blake2b(np.ascontiguousarray(answers, dtype=np.int32).tobytes() + bytes([depth]),
-                             digest_size=16).digest()
-    return int.from_bytes(digest, "little")
-
-
-def reference_value(pm: PatternMatrix, answers: np.ndarray, depth: int, memo: Subproblems) -> int:
-    """Return the least total guesses finding every answer within ``depth`` guesses (or INFINITE)."""
+def reference_value(pm: PatternMatrix, answers: np.ndarray, depth: int, memo: Subproblems,
+                    path: tuple[int, ...] = ()) -> int:
+    """Return the least total guesses finding every answer within ``depth`` guesses (or INFINITE),
+    for the set the moves ``path`` (``guess row * replies + reply``) leave of all the answers."""
     n = len(answers)
     if n == 1:
         return 1
     if depth <= 1:
         return INFINITE
-    key = _subproblem_key(answers, depth)
-    cached = memo.get(key)
+    record = (depth, tuple(sorted(path)))
+    cached = memo.get(record)
     if cached is not None and cached[1]:
         return cached[0]
     memo.nodes += 1
     before = memo.nodes
     best = INFINITE
     for guess in range(pm.shape[0]):
-        value = _guess_value(pm, answers, guess, depth, memo)
+        value = _guess_value(pm, answers, guess, depth, memo, path)
         best = min(best, value)
-    memo.put(key, best, True, -1, n, (memo.nodes - before + 1) * n * pm.shape[0])
+    memo.put(record, best, True, -1, n, (memo.nodes - before + 1) * n * pm.shape[0])
     return best
 
 
-def _guess_value(pm: PatternMatrix, answers: np.ndarray, guess: int, depth: int, memo: Subproblems) -> int:
+def _guess_value(pm: PatternMatrix, answers: np.ndarray, guess: int, depth: int, memo: Subproblems,
+                 path: tuple[int, ...]) -> int:
     codes = pm.codes[guess, answers]
     total = len(answers)
     for code in np.unique(codes):
@@ -230,7 +227,7 @@ def _guess_value(pm: PatternMatrix, answers: np.ndarray, guess: int, depth: int,
         bucket = answers[codes == code]
         if len(bucket) == len(answers):
             return INFINITE
-        total += reference_value(pm, bucket, depth - 1, memo)
+        total += reference_value(pm, bucket, depth - 1, memo, (*path, guess * pm.game.n_patterns + int(code)))
         if total >= INFINITE:
             return INFINITE
     return total
@@ -252,7 +249,7 @@ def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Sub
     out = []
     for r in rows:
         own = memo if memo.reuse else Subproblems()  # without reuse: a fresh cache per start word
-        total = _guess_value(pm, answers, r, job.max_guesses, own)
+        total = _guess_value(pm, answers, r, job.max_guesses, own, ())
         if own is not memo:
             memo.count(own.nodes, 0)
         memo.end_unit()

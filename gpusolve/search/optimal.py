@@ -28,14 +28,18 @@ from .bounds import answer_replies, first_pass, guess_caps, size_bound
 from .plumbing import Budget, OnProgress, Progress
 
 DEFAULT_MEMO_MB = 512
-"""Memo size (MiB, all workers together); each entry takes 41 bytes."""
+"""Memo size (MiB, all workers together); each entry takes ``memo_entry_bytes`` bytes."""
 
-MEMO_ENTRY_BYTES = 41
+COLLIDE = False
+"""Test hook: give every answer set the same memo keys, so that every lookup is a hash collision
+(the results must not change: an entry is proven by its record, never by its key)."""
 
 History = tuple[int, ...] | None
 """The guess rows played to reach a set (None: unknown, or the set is not all they leave)."""
-Child = tuple[int, np.ndarray, np.ndarray, tuple[int, int]]
-"""A bucket under a guess: (reply, answer columns, allowed guess rows, hard-mode list hash)."""
+Path = tuple[int, ...]
+"""The moves from the root set to a set, each ``guess row * replies + reply``."""
+Child = tuple[int, np.ndarray, np.ndarray, Path]
+"""A bucket under a guess: (reply, answer columns, allowed guess rows, moves to it)."""
 MODE_IDS = {"normal": 0, "hard": 1, "consistent": 2}
 
 
@@ -89,6 +93,12 @@ class OptimalResult:
         }
 
 
+def memo_entry_bytes(width: int, rule_width: int) -> int:
+    """Return the bytes of one memo slot recording up to ``width`` moves and a combined hard-mode
+    rule of ``rule_width`` numbers."""
+    return 43 + 4 * width + rule_width
+
+
 def _table_size(entries: int) -> int:
     """Return the memo slots used for a budget of ``entries``: a power of two, at least 16."""
     return max(16, 1 << max(4, entries.bit_length() - 1))
@@ -98,26 +108,34 @@ class MemoTable:
     """One worker thread's memo for the compiled search: kept across searches over the same
     game, lists and mode (``owner``), so that a later search starts with what earlier ones found."""
 
-    def __init__(self, entries: int, owner: tuple) -> None:
+    def __init__(self, entries: int, owner: tuple, width: int, rule_width: int) -> None:
+        """``width``: the most moves from the root set an entry records (longer ones are not kept);
+        ``rule_width``: the length of a combined hard-mode rule (Wordle; else 0)."""
         from ..kernels.optimal_cpu import Memo
 
         entries = _table_size(entries)
         self.owner = owner
         self.mask = entries - 1
+        self.width = width
         self.memo = Memo(
             mk1=np.zeros(entries, np.uint64), mk2=np.zeros(entries, np.uint64),
             mval=np.zeros(entries, np.int64), mguess=np.zeros(entries, np.int32),
             mflag=np.zeros(entries, np.int8), msize=np.zeros(entries, np.int32),
             mwork=np.zeros(entries, np.int64),  # negative: known before (preloaded or harvested)
+            mdepth=np.zeros(entries, np.int8), mlen=np.zeros(entries, np.int8),
+            mpath=np.zeros((entries, width), np.int32), mrule=np.zeros((entries, rule_width), np.int8),
         )
 
-    def preload(self, known: Entries) -> None:
+    def preload(self, known: Entries, ctx: _Context) -> None:
         """Put known subproblem entries (from a run store) in the memo."""
-        from ..kernels.optimal_cpu import N_STATS, memo_preload
+        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, memo_preload
 
         if len(known):
-            memo_preload(self.memo, self.mask, known.k1, known.k2, known.value, known.exact,
-                         known.guess, known.size, known.work, np.zeros(N_STATS, np.int64))
+            params = ctx.params.copy()
+            params[P_MEMO_MASK] = self.mask
+            memo_preload(self.memo, params, ctx.glet, known.k1, known.k2, known.value, known.exact,
+                         known.guess, known.size, known.work, known.depth, known.lengths(),
+                         np.ascontiguousarray(known.path), np.zeros(N_STATS, np.int64))
 
     def harvest(self) -> Entries:
         """Return the entries computed since the last harvest; from now on they count as known."""
@@ -125,14 +143,17 @@ class MemoTable:
 
         m = self.memo
         i = memo_harvest(m.mflag, m.mwork)
+        path = m.mpath[i].copy()
+        path[np.arange(self.width) >= m.mlen[i][:, None]] = -1
         return Entries(m.mk1[i], m.mk2[i], m.mval[i], m.mflag[i] == EXACT, m.mguess[i], m.msize[i],
-                       -m.mwork[i] - 1)
+                       -m.mwork[i] - 1, m.mdepth[i], path)
 
 
 class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
+        from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
         from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH, Scratch
         from ..kernels.symmetry_cpu import new_sym
 
@@ -141,7 +162,7 @@ class _Workspace:
         levels = ctx.max_guesses + 2
         table = 1 << max(4, int(2 * g - 1).bit_length())
         self.levels = levels
-        self.table = memo or MemoTable(memo_entries, ctx.owner)
+        self.table = memo or MemoTable(memo_entries, ctx.owner, ctx.path_width, ctx.rule_width)
         params = ctx.params.copy()
         params[P_MEMO_MASK] = self.table.mask
         self.work = Scratch(
@@ -165,17 +186,22 @@ class _Workspace:
             scratch=np.zeros(max(SCRATCH, 64), np.int64),
             stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
             sym=new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
+            path=np.zeros(levels, np.int32), rule=np.zeros(ctx.rule_width, np.int64),
+            rscratch=np.zeros(HARD_SCRATCH, np.int64),
         )
         self.stats = self.work.stats
         self.ctx = ctx
 
     def solve(self, answers: np.ndarray, depth: int, beta: int, guesses: np.ndarray,
-              ah: tuple[int, int], stop: np.ndarray, hist: History = None) -> tuple[int, int]:
-        """Return (value or lower bound >= beta, best guess row or -1) for one answer set, the
-        one every guess row of ``hist`` leaves (None: unknown, the symmetries unused)."""
-        from ..kernels.optimal_cpu import S_BEST, solve_set
+              path: Path, stop: np.ndarray, hist: History = None) -> tuple[int, int]:
+        """Return (value or lower bound >= beta, best guess row or -1) for one answer set: the
+        one the moves ``path`` leave of the root set, and every guess row of ``hist`` leaves
+        (None: unknown, the symmetries unused)."""
+        from ..kernels.optimal_cpu import P_PATH0, S_BEST, solve_set
 
         w = self.work
+        w.params[P_PATH0] = len(path)
+        w.path[:len(path)] = path
         w.sym.on[0] = hist is not None and self.ctx.symmetric
         if w.sym.on[0]:
             w.sym.nbase[0] = len(hist)
@@ -189,8 +215,7 @@ class _Workspace:
                            tmpT=np.empty((len(answers), g), np.uint8))
         self.work = w
         value = solve_set(answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
-                          np.uint64(ah[0]), np.uint64(ah[1]), self.ctx.shared, w._replace(stop=stop),
-                          self.table.memo)
+                          self.ctx.shared, w._replace(stop=stop), self.table.memo)
         if value < 0:
             raise GpusolveError("internal error: an answer is not among the allowed guesses")
         return int(value), int(self.stats[S_BEST])
@@ -214,10 +239,13 @@ class _Context:
     """The arrays every workspace shares: matrix, hashes, mode parameters."""
 
     def __init__(self, pm: PatternMatrix, mode: str, max_guesses: int, vector_max: int | None = None,
-                 symmetry: bool = True) -> None:
+                 symmetry: bool = True, root: np.ndarray | None = None) -> None:
+        """``root``: the root set's answer columns when it is not all the answers the moves
+        leave (a position restricted further); memo entries are proven relative to it."""
         from ..core.symmetry import kernel_tables
         from ..kernels.optimal_cpu import (
             N_PARAMS,
+            P_COLLIDE,
             P_COLOURS,
             P_KIND,
             P_LENGTH,
@@ -228,6 +256,7 @@ class _Context:
             VECTOR_MAX,
             Shared,
         )
+        from ..kernels.replies import WORDLE
 
         game = pm.game
         if pm.codes.dtype != np.uint8:
@@ -240,13 +269,11 @@ class _Context:
         self.max_guesses = max_guesses
         self.mode = mode
         rng = np.random.default_rng(0x5EED)  # fixed: run stores keep memo keys made from these
-        g, a = self.codes.shape
+        a = self.codes.shape[1]
         bits = np.iinfo(np.uint64).max
         self.zob1 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)
         self.zob2 = rng.integers(0, bits, a, dtype=np.uint64, endpoint=True)
         self.zob32 = (self.zob1 >> np.uint64(32)).astype(np.uint32) | np.uint32(1)
-        self.zg1 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
-        self.zg2 = rng.integers(0, bits, g, dtype=np.uint64, endpoint=True)
         self.glet = pm.letters
         self.gcnt = pm.letter_counts
         self.params = np.zeros(N_PARAMS, np.int64)
@@ -257,15 +284,21 @@ class _Context:
         self.params[P_LENGTH] = game.length
         self.params[P_COLOURS] = game.colours
         self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
+        self.params[P_COLLIDE] = COLLIDE
         self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
-                             zg1=self.zg1, zg2=self.zg2, glet=self.glet, gcnt=self.gcnt, genc=self.glet,
+                             glet=self.glet, gcnt=self.gcnt, genc=self.glet,
                              zob32=self.zob32)
         tables = kernel_tables(game, pm.guesses, pm.answers) if symmetry else None
         self.symmetric = tables is not None
         """Whether the search tries one guess per class under the symmetries fixing the history."""
         self.perms, self.code_row = tables or (np.zeros((1, game.length), np.int8), np.full(1, -1, np.int32))
-        self.owner = (game, mode, pm.shape, hash(tuple(pm.guesses)), hash(tuple(pm.answers)))
-        """What a memo entry's meaning depends on (the keys hash answer columns and guess rows)."""
+        self.owner = (game, mode, tuple(pm.guesses), tuple(pm.answers),
+                      None if root is None else np.asarray(root, np.int32).tobytes())
+        """What a memo entry's meaning depends on: its moves are from the root set of these lists."""
+        self.path_width = max(1, max_guesses - 2)
+        """The most moves from the root set a memo entry records: a set with 2 guesses left."""
+        self.rule_width = game.length + game.colours if mode == "hard" and game.kind == WORDLE else 0
+        """The length of a combined hard-mode rule a memo entry records (Wordle's hard mode)."""
 
     def classes(self, hist: History, rows: np.ndarray) -> np.ndarray:
         """Return the first of ``rows`` of each class under the symmetries fixing the guess rows
@@ -276,32 +309,33 @@ class _Context:
             return rows
         return first_of_classes(self.glet, self.perms, self.code_row, self.pm.game.colours, hist, rows)
 
-    def hard_filter(self, rows: np.ndarray, g: int, p: int) -> tuple[np.ndarray, tuple[int, int]]:
+    def hard_filter(self, rows: np.ndarray, g: int, p: int) -> np.ndarray:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
         from ..kernels.optimal_cpu import hard_filter
 
         out = np.empty(len(rows), np.int32)
         scratch = np.zeros(64, np.int64)
-        k, h1, h2 = hard_filter(self.params, self.glet, self.gcnt, self.glet, rows.astype(np.int32),
-                                len(rows), g, p, out, self.zg1, self.zg2, scratch)
-        return out[:k], (int(h1), int(h2))
+        k = hard_filter(self.params, self.glet, self.gcnt, self.glet, rows.astype(np.int32), len(rows), g, p,
+                        out, scratch)
+        return out[:k]
 
-    def list_hash(self, rows: np.ndarray) -> tuple[int, int]:
-        """Return the hard-mode hash pair of a guess list."""
-        with np.errstate(over="ignore"):
-            return int(self.zg1[rows].sum(dtype=np.uint64)), int(self.zg2[rows].sum(dtype=np.uint64))
+    def move(self, g: int, p: int) -> int:
+        """Return the move of guess row ``g`` with reply ``p`` as a path records it."""
+        return int(g) * self.n_patterns + int(p)
 
-    def children(self, answers: np.ndarray, rows: np.ndarray, g: int) -> list[Child]:
-        """Return (reply, answers, allowed rows, list hash) per bucket of ``answers`` under ``g``."""
+    def identity(self, path: Path) -> Path | None:
+        """Return what besides its answers tells a set's subproblem apart: in hard mode its
+        moves (they decide the allowed list), else nothing."""
+        return tuple(sorted(path)) if self.mode == "hard" else None
+
+    def children(self, answers: np.ndarray, rows: np.ndarray, g: int, path: Path) -> list[Child]:
+        """Return (reply, answers, allowed rows, moves) per bucket of ``answers`` under ``g``."""
         replies = self.codes[g, answers]
         out = []
         for p in np.unique(replies):
             bucket = answers[replies == p]
-            if self.mode == "hard":
-                allowed, ah = self.hard_filter(rows, g, int(p))
-            else:
-                allowed, ah = rows, (0, 0)
-            out.append((int(p), bucket, allowed, ah))
+            allowed = self.hard_filter(rows, g, int(p)) if self.mode == "hard" else rows
+            out.append((int(p), bucket, allowed, (*path, self.move(g, p))))
         return out
 
 
@@ -378,17 +412,20 @@ class _Search:
 
     def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: OnProgress | None,
                  known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
-        entries = max(16, int(memo_mb * 2**20 / MEMO_ENTRY_BYTES / max(workers, 1)))
+        entries = max(16, int(memo_mb * 2**20 / memo_entry_bytes(ctx.path_width, ctx.rule_width)
+                              / max(workers, 1)))
         if tables is not None:  # kept across searches: replaced only when they do not fit this one
             fits = len(tables) == workers and all(
-                t.owner == ctx.owner and t.mask == _table_size(entries) - 1 for t in tables)
+                t.owner == ctx.owner and t.mask == _table_size(entries) - 1 and t.width == ctx.path_width
+                for t in tables)
             if not fits:
-                tables[:] = [MemoTable(entries, ctx.owner) for _ in range(workers)]
+                tables[:] = [MemoTable(entries, ctx.owner, ctx.path_width, ctx.rule_width)
+                             for _ in range(workers)]
         self.ctx = ctx
         self.workspaces = [_Workspace(ctx, entries, tables[i] if tables else None) for i in range(workers)]
         if known is not None and len(known):
             for ws in self.workspaces:
-                ws.table.preload(known)
+                ws.table.preload(known, ctx)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers)  # even one: the main thread stays free for Ctrl-C
@@ -397,7 +434,7 @@ class _Search:
         self.first_pass_refuted = 0
         self.solved_by: dict[bytes, _Workspace] = {}
         self.large: dict[tuple, tuple[int, bool, int]] = {}
-        """Sets searched here: (answers, depth, list hash) -> (value or bound, exact?, best guess)."""
+        """Sets searched here: (answers, depth, hard mode's moves) -> (value or bound, exact?, best guess)."""
         self.progress = progress
 
     @property
@@ -417,11 +454,11 @@ class _Search:
         out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
         return out
 
-    def _run(self, answers, depth, beta, rows, ah, stop, hist) -> tuple[int, int]:
+    def _run(self, answers, depth, beta, rows, path, stop, hist) -> tuple[int, int]:
         with self.lock:
             ws = self.free.pop()
         try:
-            value = ws.solve(answers, depth, beta, rows, ah, stop, hist)
+            value = ws.solve(answers, depth, beta, rows, path, stop, hist)
             self.solved_by[answers.tobytes()] = ws  # its memo holds the subtree
             return value
         finally:
@@ -445,21 +482,21 @@ class _Search:
         new = Entries.concat([ws.table.harvest() for ws in self.workspaces]).merged()
         if len(self.workspaces) > 1:  # each thread's memo gets what the others found
             for ws in self.workspaces:
-                ws.table.preload(new)
+                ws.table.preload(new, self.ctx)
         return new.top(keep, min_work)
 
-    def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
+    def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
               beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
         or -1) of a large set, searched here and remembered."""
         from ..kernels.optimal_cpu import INF
 
-        key = (answers.tobytes(), depth, ah)
+        key = (answers.tobytes(), depth, self.ctx.identity(path))
         known = self.large.get(key)
         if known is not None and (known[1] or known[0] >= beta):
             return known[0], known[2]
         choice = _Choice()
-        self.choose(choice, answers, depth, rows, ah, beta, hist=hist)
+        self.choose(choice, answers, depth, rows, path, beta, hist=hist)
         best = choice.best()
         if best is not None and best.total < beta:
             entry = (best.total, True, self.ctx.pm.guess_index[best.guess])
@@ -471,7 +508,7 @@ class _Search:
         return entry[0], entry[2]
 
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
-               ah: tuple[int, int], beta: int, cand: np.ndarray | None = None, keep: int = 1,
+               path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
                limit: int | None = None, report: OnProgress | None = None,
                hist: History = None) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
@@ -544,13 +581,13 @@ class _Search:
                 if depth == 1 or n == 1:
                     value, exact = (1, True) if n == 1 else (INF, True)
                 else:
-                    value, exact = self.evaluate(answers, depth, rows, g, bound,
+                    value, exact = self.evaluate(answers, depth, rows, path, g, bound,
                                                  None if first is None else first.buckets[j],
                                                  report=report is not None,
                                                  hist=None if hist is None else (*hist, g))
                 settle(g, value, exact, bound)
 
-    def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, g: int,
+    def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path, g: int,
                  bound: int, bucket_bounds: np.ndarray | None = None,
                  report: bool = False, hist: History = None) -> tuple[int, bool]:
         """Return (cost of guess ``g``, exact?): exact when below ``bound``, else a bound >= it;
@@ -561,7 +598,7 @@ class _Search:
         from ..kernels.optimal_cpu import INF
 
         n = len(answers)
-        kids = [k for k in self.ctx.children(answers, rows, g) if k[0] != self.ctx.solved]
+        kids = [k for k in self.ctx.children(answers, rows, g, path) if k[0] != self.ctx.solved]
         kids.sort(key=lambda k: -len(k[1]))
         known: dict[int, int] = {}
         lbs = {}
@@ -587,9 +624,9 @@ class _Search:
             return current(), False
         todo = [i for i in range(len(kids)) if i not in known]
         for i in [i for i in todo if len(kids[i][1]) >= FIRST_PASS_MIN_ANSWERS]:
-            _, bucket, allowed, ah = kids[i]
+            _, bucket, allowed, kpath = kids[i]
             limit = bound - (current() - lbs[i])
-            v, _ = self.value(bucket, depth - 1, allowed, ah, limit, hist)
+            v, _ = self.value(bucket, depth - 1, allowed, kpath, limit, hist)
             done(i, v)
             todo.remove(i)
             if v >= limit or current() >= bound:
@@ -602,9 +639,9 @@ class _Search:
             while todo or running:
                 while todo and len(running) < len(self.workspaces):
                     i = todo.pop(0)
-                    _, bucket, allowed, ah = kids[i]
+                    _, bucket, allowed, kpath = kids[i]
                     limit = bound - (current() - lbs[i])
-                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, ah, stop,
+                    running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, kpath, stop,
                                                    hist), limit)
                 futs = {r[0]: i for i, r in running.items()}
                 finished, _ = wait(list(futs), return_when=FIRST_COMPLETED)
@@ -626,20 +663,20 @@ class _Search:
             self.stops.remove(stop)
         return current(), True
 
-    def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
+    def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
                    ws: _Workspace | None, hist: History = None) -> tuple[int, int, _Workspace | None]:
         """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
         from ..kernels.optimal_cpu import INF
 
         if len(answers) >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
-            value, guess = self.value(answers, depth, rows, ah, INF, hist)
+            value, guess = self.value(answers, depth, rows, path, INF, hist)
             return value, guess, None
         ws = ws or self.solved_by.get(answers.astype(np.int32).tobytes(), self.workspaces[0])
-        value, guess = ws.solve(answers, depth, INF, rows, ah, self.stop, hist)
+        value, guess = ws.solve(answers, depth, INF, rows, path, self.stop, hist)
         return value, guess, ws
 
 
-def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah: tuple[int, int],
+def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
           guess: int | None = None, ws: _Workspace | None = None, hist: History = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, the set the guess rows ``hist`` leave, and
     its total), guess fixed when given."""
@@ -651,16 +688,16 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, ah
     if guess is None:
         if n == 1:
             return pm.answers[answers[0]], 1
-        value, guess, ws = search.best_guess(answers, depth, rows, ah, ws, hist)
+        value, guess, ws = search.best_guess(answers, depth, rows, path, ws, hist)
         if value >= INF or guess < 0:
             raise GpusolveError("internal error: no strategy for a subtree of the optimal tree")
     node = Node(pm.guesses[guess], n)
     total = n
-    for p, bucket, allowed, bah in ctx.children(answers, rows, guess):
+    for p, bucket, allowed, kpath in ctx.children(answers, rows, guess, path):
         if p == ctx.solved:
             node.branches[p] = pm.guesses[guess]
             continue
-        sub, t = _tree(search, bucket, depth - 1, allowed, bah, ws=ws,
+        sub, t = _tree(search, bucket, depth - 1, allowed, kpath, ws=ws,
                        hist=None if hist is None else (*hist, guess))
         node.branches[p] = sub
         total += t
@@ -753,13 +790,14 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
     depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
-    ctx = _Context(pm, mode, len(moves) + depth, o.vector_max, o.symmetry)
+    ctx = _Context(pm, mode, len(moves) + depth, o.vector_max, o.symmetry,
+                   root=None if q.answers is None else alive)
     # the symmetries fixing the moves keep the set they leave (not a set restricted beyond it)
     hist = tuple(pm.guess_index[w] for w, _ in moves) if q.answers is None else None
     rows = np.arange(pm.shape[0], dtype=np.int32)
     if mode == "hard":
         for word, code in moves:
-            rows, _ = ctx.hard_filter(rows, pm.guess_index[word], code)
+            rows = ctx.hard_filter(rows, pm.guess_index[word], code)
     elif mode == "consistent":
         rows = ctx.answer_rows[alive].copy()
     workers = o.workers or max(1, min(2, os.cpu_count() or 1))
@@ -773,14 +811,14 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.tables)
     budget = o.budget or Budget(None, o.seconds)
     search.stop = budget.flag[1:]  # the compiled searches poll it
-    ah = ctx.list_hash(rows)
+    path = tuple(ctx.move(pm.guess_index[w], code) for w, code in moves)
     goal = INF if cutoff is None else int(cutoff)
     keep = 1 + max(0, q.alternatives)
     choice = _Choice()
     interrupted = False
     try:  # Ctrl-C and the time limit stop the kernels: no exception in a wait
         with budget.guard(), budget.listening(search.interrupt):
-            search.choose(choice, alive, depth, rows, ah, goal, cand=cand, keep=keep,
+            search.choose(choice, alive, depth, rows, path, goal, cand=cand, keep=keep,
                           limit=None if q.start is not None else candidates, report=o.progress,
                           hist=hist)
     except KeyboardInterrupt:
@@ -807,7 +845,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         result.proven = not interrupted
         result.mean = best.total / n
         if build_tree:
-            tree, total = _tree(search, alive, depth, rows, ah, pm.guess_index[best.guess], hist=hist)
+            tree, total = _tree(search, alive, depth, rows, path, pm.guess_index[best.guess], hist=hist)
             if total != best.total:
                 raise GpusolveError(f"internal error: tree total {total} != value {best.total}")
             s = summarize(tree)
