@@ -4,14 +4,14 @@
 against answer ``a``), the consistent guesses' codes. A *bin* is an int32 array of answer
 positions (columns of ``square``). The random-consistent player guesses a uniformly random
 remaining answer each turn; the kernels give its exact expectations, memoised per answer set
-(keyed by the XOR of a random 64-bit word per answer).
+(``setkeys``: found by the XOR of a random 64-bit word per answer, proven by the members).
 """
 
 import numpy as np
 from numba import njit, prange, types
-from numba.typed import Dict
+from numba.typed import List
 
-from . import preset_bounds
+from . import preset_bounds, setkeys
 
 _FLOATS = types.float64[::1]
 
@@ -48,29 +48,24 @@ def split_bin(square, members, guess, n_patterns):
 
 
 @njit(cache=True)
-def _set_key(members, zobrist):
-    key = np.uint64(0)
-    for a in members:
-        key ^= zobrist[a]
-    return np.int64(key)
-
-
-@njit(cache=True)
 def expected_total(square, members, n_patterns, zobrist, memo):
     """Return the expected sum over ``members`` of guesses a random-consistent player needs."""
     n = members.shape[0]
     if n <= 2:
         return 1.0 if n == 1 else 3.0 * (n == 2)
-    key = _set_key(members, zobrist)
-    if key in memo:
-        return memo[key]
+    sets, values = memo
+    h = setkeys.set_hash(members, zobrist)
+    e = setkeys.find(sets, members, h, 0, -1)
+    if e >= 0:
+        return values[e]
     total = 0.0
     for guess in members:
         order, starts = split_bin(square, members, guess, n_patterns)
         for i in range(starts.shape[0] - 1):
             total += expected_total(square, order[starts[i]:starts[i + 1]], n_patterns, zobrist, memo)
     value = n + total / n
-    memo[key] = value
+    setkeys.store(sets, members, h, 0, len(values))
+    values.append(value)
     return value
 
 
@@ -82,9 +77,11 @@ def score_histogram(square, members, n_patterns, zobrist, memo):
         h = np.zeros(2)
         h[1] = 1.0
         return h
-    key = _set_key(members, zobrist)
-    if key in memo:
-        return memo[key]
+    sets, values = memo
+    key = setkeys.set_hash(members, zobrist)
+    e = setkeys.find(sets, members, key, 0, -1)
+    if e >= 0:
+        return values[e]
     h = np.zeros(n + 1)
     for guess in members:
         h[1] += 1.0
@@ -94,7 +91,8 @@ def score_histogram(square, members, n_patterns, zobrist, memo):
             for j in range(1, sub.shape[0]):
                 h[j + 1] += sub[j]
     h /= n
-    memo[key] = h
+    setkeys.store(sets, members, key, 0, len(values))
+    values.append(h)
     return h
 
 
@@ -229,7 +227,7 @@ def set_bounds(codes, square, sets, answer_rows, n_patterns, more, bounds, wins,
 def set_total(codes, square, preset_rows, answer_rows, n_patterns, zobrist):
     """Return the exact expected total score of one preset set over all answers."""
     order, starts, solved_at = preset_bins(codes, preset_rows, answer_rows, n_patterns)
-    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    memo = new_total_memo()
     k = preset_rows.shape[0]
     total = 0.0
     for a in range(solved_at.shape[0]):
@@ -252,14 +250,14 @@ def set_totals(codes, square, sets, answer_rows, n_patterns, zobrist, out, threa
 
 @njit(cache=True)
 def new_histogram_memo():
-    """Return an empty memo for ``score_histogram``."""
-    return Dict.empty(key_type=types.int64, value_type=_FLOATS)
+    """Return an empty memo for ``score_histogram``: (answer sets, the histogram of each)."""
+    return setkeys.new_memo(), List.empty_list(_FLOATS)
 
 
 @njit(cache=True)
 def new_total_memo():
-    """Return an empty memo for ``expected_total``."""
-    return Dict.empty(key_type=types.int64, value_type=types.float64)
+    """Return an empty memo for ``expected_total``: (answer sets, the expectation of each)."""
+    return setkeys.new_memo(), List.empty_list(types.float64)
 
 
 @njit(cache=True)

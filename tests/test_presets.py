@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 from gpusolve.kernels import presets_cpu as k
+from gpusolve.kernels import setkeys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import sub_matrix
@@ -64,11 +65,14 @@ def test_report_matches_oracle(small_pm, inst):
     pm = sub_matrix(small_pm, guesses, answers)
     presets = guesses[-n_presets:] if extra else guesses[:n_presets]
     presets = list(dict.fromkeys(presets))
-    report = preset_report(pm, presets, max_guesses=6)
     expected = oracle_scores(pm.game, presets, answers)
-    assert set(report.frequencies) == {s for s, f in expected.items() if f > 1e-12}
-    for s, f in expected.items():
-        assert report.frequencies.get(s, 0.0) == pytest.approx(f, abs=1e-9)
+    for bits in (64, 0):  # 0: every set hashes alike; the memo must tell them apart by members
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(setkeys, "KEY_BITS", bits)
+            report = preset_report(pm, presets, max_guesses=6)
+        assert set(report.frequencies) == {s for s, f in expected.items() if f > 1e-12}
+        for s, f in expected.items():
+            assert report.frequencies.get(s, 0.0) == pytest.approx(f, abs=1e-9)
     assert report.always_wins == oracle_always_wins(pm.game, presets, 6 - len(presets), answers)
     assert report.bin_sizes == dict(sorted(Counter(map(len, oracle_bins(pm.game, presets, answers))).items()))
 
@@ -83,10 +87,10 @@ def test_always_wins_and_total_kernels(small_pm, ix, more):
     want = len(words) <= more or (more >= 1 and all(
         oracle_always_wins(small_pm.game, [g], more - 1, words) for g in words))
     assert got == want
-    zobrist = np.random.default_rng(1).integers(0, 2**63, 2309).astype(np.uint64)
-    total = k.expected_total(square, members, 243, zobrist, k.new_total_memo())
     oracle = oracle_scores(small_pm.game, [], words)
-    assert total == pytest.approx(sum(s * f for s, f in oracle.items()))
+    for zobrist in (setkeys.zobrist(2309, 1), np.zeros(2309, np.uint64)):  # zeros: every set collides
+        total = k.expected_total(square, members, 243, zobrist, k.new_total_memo())
+        assert total == pytest.approx(sum(s * f for s, f in oracle.items()))
     seen = np.zeros(243, np.int64)
     assert k.total_lower_bound(square, members, 243, seen) <= total + 1e-9
 

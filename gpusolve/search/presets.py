@@ -19,13 +19,14 @@ from ..core.errors import GpusolveError
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..kernels import presets_cpu as k
+from ..kernels import setkeys
 from .plumbing import Budget, OnProgress, Progress
 
 MAX_SETS = 10_000_000
 """The most disjoint sets one search examines (about 300 MiB, minutes of work on a few cores)."""
 
 ZOBRIST_SEED = 20220214
-"""Seed of the random 64-bit word per answer whose XOR keys the memo of answer sets."""
+"""Seed of the random 64-bit word per answer whose XOR finds answer sets in the memo (``kernels.setkeys``)."""
 
 
 @dataclass
@@ -75,9 +76,7 @@ class _Square:
         self.square = np.ascontiguousarray(pm.codes[pm.answer_rows])
         self.answer_rows = pm.answer_rows.astype(np.int32)
         self.n_patterns = pm.game.n_patterns
-        rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, np.iinfo(np.uint64).max, len(pm.answers), dtype=np.uint64,
-                                    endpoint=True)
+        self.zobrist = setkeys.zobrist(len(pm.answers), ZOBRIST_SEED)
 
 
 def preset_rows(pm: PatternMatrix, words: list[str] | tuple[str, ...]) -> np.ndarray:
