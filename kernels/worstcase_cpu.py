@@ -12,6 +12,11 @@ the XOR of a random 64-bit word per answer column (``zobrist``) and checked memb
 
 ``budget[0]`` counts down the nodes a search may visit; at zero every search answers False
 and ``budget[1]`` is set to 1: the caller must then treat the results as unknown.
+
+``sym`` (``symmetry_cpu.Sym``; ``glet`` the guesses' letters) is the code games' symmetry: with
+``sym.on[0]`` set, a node's set is everything the guess rows ``sym.hist[:sym.nbase[0] + level]``
+leave, and of the guesses of one class under the symmetries fixing them only the first is tried
+(they all answer alike); the memo keeps true results either way.
 """
 
 import numpy as np
@@ -20,6 +25,7 @@ from numba import njit
 from . import setkeys
 from .histogram_cpu import row_stats
 from .stats import BRANCHES, MAX, N_STATS
+from .symmetry_cpu import mark_classes
 
 
 @njit(cache=True)
@@ -419,13 +425,33 @@ def uses_pairs(pc, consistent):
 
 
 @njit(cache=True)
+def _per_class(pool, order, sym, glet, level):
+    """Return the positions of ``order`` whose guess is the first of its class under the
+    symmetries fixing the history (all of them with the symmetries off)."""
+    if sym.on[0] == 0 or order.shape[0] < 2:
+        return order
+    keep = sym.keep[level]
+    mark_classes(glet, sym, sym.nbase[0] + level, sym.smap.shape[1], pool, order, order.shape[0], keep)
+    n = 0
+    for i in order:
+        n += keep[i]
+    out = np.empty(n, order.dtype)
+    n = 0
+    for i in order:
+        if keep[i]:
+            out[n] = i
+            n += 1
+    return out
+
+
+@njit(cache=True)
 def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
-             answer_rows, pc):
+             answer_rows, pc, sym, glet, level):
     """Return whether every answer of ``members`` can be found within ``depth`` guesses.
 
     With ``consistent`` the guesses are the remaining answers themselves; ``pc`` is the pair
     cache (normal mode; without one, nodes with 3 left recurse like the others). Every answer
-    must be a guess.
+    must be a guess. ``level``: the guesses made since the search's root (for ``sym``).
     """
     n = members.shape[0]
     if n == 1:
@@ -448,17 +474,19 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
         setkeys.store(memo, members, h, depth, 1 if found else 0)
         return found
     order, most = node_order(codes, pool, members, depth, n_patterns, solved)
+    order = _per_class(pool, order, sym, glet, level)
     found = False
     if depth == 3 and uses_pairs(pc, consistent):
         found = solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget) >= 0
     else:
         for i in order:
+            sym.hist[sym.nbase[0] + level] = pool[i]
             parts, starts = buckets(codes[pool[i]], members, n_patterns, solved)
             ok = True
             for b in range(starts.shape[0] - 1):
                 sub = parts[starts[b]:starts[b + 1]]
                 if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo,
-                                budget, consistent, answer_rows, pc):
+                                budget, consistent, answer_rows, pc, sym, glet, level + 1):
                     ok = False
                     break
             if budget[1] != 0:
@@ -474,19 +502,21 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
 
 @njit(cache=True)
 def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
-                  consistent, answer_rows, pc, order, most):
+                  consistent, answer_rows, pc, sym, glet, level, order, most):
     """Return the first guess row of ``order`` (pool positions) after which every bucket of
     ``members`` is solvable within ``depth - 1``, or -1 (also when the budget ran out)."""
     pool = guess_pool(guesses, members, consistent, answer_rows)
+    order = _per_class(pool, order, sym, glet, level)
     if depth == 3 and uses_pairs(pc, consistent):
         return solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget)
     for i in order:
+        sym.hist[sym.nbase[0] + level] = pool[i]
         parts, starts = buckets(codes[pool[i]], members, n_patterns, solved)
         ok = True
         for b in range(starts.shape[0] - 1):
             sub = parts[starts[b]:starts[b + 1]]
             if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo, budget,
-                            consistent, answer_rows, pc):
+                            consistent, answer_rows, pc, sym, glet, level + 1):
                 ok = False
                 break
         if budget[1] != 0:

@@ -22,10 +22,12 @@ from ..core.words import Word
 from ..kernels import config, setkeys
 from ..kernels import worstcase_cpu as k
 from ..kernels.stats import BRANCHES, MAX
-from ..kernels.symmetry_cpu import first_of_classes
+from ..kernels.symmetry_cpu import first_of_classes, new_sym
 from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 1_955_2022
+MAX_LEVELS = 32
+"""The most guesses of history and search the compiled search's symmetry state holds."""
 DEFAULT_PAIR_MB = 256
 """Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
 MAX_PAIR_TABLE = 1 << 25
@@ -57,7 +59,12 @@ class _Search:
         self.tables = kernel_tables(pm.game, [pm.guesses[r] for r in self.guesses],
                                     pm.answers) if self.symmetry else None
         """The game's symmetries where these lists allow them (``gpusolve.core.symmetry``)."""
-        self.glet = pm.game.encode(pm.guesses) if self.tables is not None else None
+        game = pm.game
+        perms, code_row = self.tables or (np.zeros((1, game.length), np.int8), np.full(1, -1, np.int32))
+        self.glet = game.encode(pm.guesses) if self.tables is not None else np.zeros((1, 1), np.int8)
+        self.sym = new_sym(perms, code_row, game.colours, MAX_LEVELS, pm.shape[0] if self.tables else 0,
+                           self.tables is not None)
+        """The compiled search's symmetry state (``kernels.symmetry_cpu``)."""
 
     def first_of_classes(self, hist: tuple[int, ...] | None, pool: np.ndarray,
                          order: np.ndarray) -> np.ndarray:
@@ -68,6 +75,17 @@ class _Search:
         rows = pool[order]
         kept = first_of_classes(self.glet, *self.tables, self.pm.game.colours, hist, rows)
         return order[np.isin(rows, kept)]
+
+    def _with_history(self, hist: tuple[int, ...] | None, depth: int) -> object:
+        """Return the symmetry state of a compiled search of ``depth`` guesses whose set is
+        everything the guess rows ``hist`` leave (off where that is unknown or the lists are not
+        symmetric)."""
+        sym = self.sym
+        sym.on[0] = hist is not None and self.tables is not None and len(hist) + depth < MAX_LEVELS
+        if sym.on[0]:
+            sym.nbase[0] = len(hist)
+            sym.hist[:len(hist)] = hist
+        return sym
 
     @cached_property
     def pc(self) -> tuple:
@@ -85,9 +103,10 @@ class _Search:
                 np.empty((rows, words), np.uint64), np.zeros(2, np.int64), np.empty((rows, 2), np.int32),
                 replies)
 
-    def _args(self, members: np.ndarray, depth: int) -> tuple:
+    def _args(self, members: np.ndarray, depth: int, hist: tuple[int, ...] | None) -> tuple:
         return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
-                self.memo, self.budget.flag, self.consistent, self.answer_rows, self.pc)
+                self.memo, self.budget.flag, self.consistent, self.answer_rows, self.pc,
+                self._with_history(hist, depth), self.glet, 0)
 
     def pool(self, members: np.ndarray) -> np.ndarray:
         """Return the guess rows that may be played on ``members``."""
@@ -146,7 +165,7 @@ class _Search:
         (``members``: every answer the guess rows ``hist`` leave; None: unknown)."""
         n = len(members)
         if n < self.large or depth <= 2:
-            return bool(k.solvable(*self._args(members, depth)))
+            return bool(k.solvable(*self._args(members, depth, hist)))
         h = setkeys.set_hash(members, self.zobrist)
         known = setkeys.find(self.memo, members, h, depth, -1)
         if known >= 0:
@@ -169,7 +188,7 @@ class _Search:
             return int(self.answer_rows[members[0]])
         pool, order, most = self.order(members, depth)
         if len(members) < self.large or (depth == 3 and self.fast3):
-            return int(k.solving_guess(*self._args(members, depth), order, most))
+            return int(k.solving_guess(*self._args(members, depth, hist), order, most))
         order = self.first_of_classes(hist, pool, order)
         for done, i in enumerate(order):
             row = int(pool[i])
@@ -301,14 +320,15 @@ def _least_depth(s: _Search, members: np.ndarray, start: Word | None, min_depth:
     """Return (the least depth from ``min_depth`` that suffices, the depths refuted below it)."""
     pm = s.pm
     refuted = []
+    every = len(members) == s.pm.shape[1]  # the set no guess has cut yet: its history is empty
     for depth in range(max(1, min_depth), max_depth + 1):
         if start is None:
-            every = len(members) == s.pm.shape[1]  # the set no guess has cut yet: its history is empty
             ok = s.solvable(members, depth, progress, () if every else None)
         else:
             row = pm.guess_index[pm.game.parse_word(start, pm.guess_index)]
             parts = s.buckets(members, row)
-            ok = not parts or (depth >= 2 and all(s.solvable(sub, depth - 1) for _, sub in parts))
+            after = (row,) if every else None
+            ok = not parts or (depth >= 2 and all(s.solvable(sub, depth - 1, hist=after) for _, sub in parts))
         s.check_budget()
         if ok:
             return depth, refuted
@@ -330,10 +350,12 @@ def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = 
     pool, order, _ = s.order(members, depth)
     order = order[:limit] if limit else order
     good = []
+    every = len(members) == pm.shape[1]
     with s.budget.guard():
         for i in order:
             row = int(pool[i])
-            if all(s.solvable(sub, depth - 1) for _, sub in s.buckets(members, row)):
+            after = (row,) if every else None
+            if all(s.solvable(sub, depth - 1, hist=after) for _, sub in s.buckets(members, row)):
                 good.append(pm.guesses[row])
             s.check_budget()
     return good, len(order)
