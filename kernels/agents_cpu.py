@@ -21,6 +21,8 @@ Scores (``guess_scores``), per guess over a node's answers:
 import numpy as np
 from numba import njit, prange
 
+from .sorting import insertion_sort
+
 INFO, SPLITS, PRUNE = 0, 1, 2
 SMALL = 15
 """numpy sorts a run by insertion once its last index is at most this far from its first."""
@@ -180,13 +182,7 @@ def _sort_small(seen, k, mark):
     in ``mark`` (all false, and left so)."""
     n_replies = mark.shape[0]
     if k * k <= 4 * n_replies:
-        for x in range(1, k):
-            item = seen[x]
-            y = x
-            while y > 0 and seen[y - 1] > item:
-                seen[y] = seen[y - 1]
-                y -= 1
-            seen[y] = item
+        insertion_sort(seen, k)
         return
     for x in range(k):
         mark[seen[x]] = True

@@ -57,6 +57,7 @@ from numba import njit
 from . import hardmode_cpu
 from .hardmode import RULE
 from .replies import SCRATCH
+from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
 
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
@@ -264,13 +265,8 @@ def _memo_write(memo, mask, same, k1, k2, flag, value, guess, size, work, d, pat
     mlen[victim] = plen
     mrule[victim, :] = rule
     mp = mpath[victim]
-    for t in range(plen):  # sorted (insertion): equal move sets are equal records
-        x = path[t]
-        u = t
-        while u > 0 and mp[u - 1] > x:
-            mp[u] = mp[u - 1]
-            u -= 1
-        mp[u] = x
+    mp[:plen] = path[:plen]
+    insertion_sort(mp, plen)  # equal move sets are equal records
     stats[S_MEMO_STORES] += 1
 
 
