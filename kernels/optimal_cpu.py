@@ -97,11 +97,11 @@ N_STATS = 32
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
+"""Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
 
 VECTOR_MAX = 128
 """Default largest set scanned by pairwise reply comparisons vectorized over the guesses
 (normal mode); larger sets and the other modes count replies guess by guess."""
-"""Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -113,7 +113,8 @@ def _memo_key(h1, h2, d, params):
     ``params[P_COLLIDE]``: every lookup a hash collision).
 
     Run stores keep these keys across processes: a change to them (or to the Zobrist tables of
-    ``gpusolve.search.optimal._Context``) needs a new ``gpusolve.runs.runstore.SCHEMA_VERSION``."""
+    ``gpusolve.search.optimal._Context``) leaves the stored entries unfound (never wrong: their
+    records prove them), so it wants a new ``gpusolve.runs.runstore.SCHEMA_VERSION``."""
     if params[P_COLLIDE] != 0:
         return np.uint64(1), np.uint64(1)
     k1 = h1 + np.uint64(d + 1) * _GOLD
