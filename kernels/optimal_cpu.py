@@ -56,6 +56,7 @@ from numba import njit
 
 from . import hardmode_cpu
 from .hardmode import RULE
+from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
 from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
@@ -297,7 +298,7 @@ def memo_preload(memo, params, glet, k1, k2, value, exact, guess, size, work, de
     Entry ``i`` was reached by the (sorted) moves ``paths[i, :plen[i]]``."""
     mask = params[P_MEMO_MASK]
     rule = np.zeros(memo.mrule.shape[1], np.int64)
-    scratch = np.zeros(RULE + 32, np.int64)
+    scratch = np.zeros(RULE_SCRATCH, np.int64)
     for i in range(k1.shape[0]):
         path = paths[i]
         if rule.shape[0] > 0:
