@@ -6,7 +6,9 @@ answers at best is found by the next guess, the others need two or more). So
 
     V(S, left) >= 3|S| - max over g of (distinct replies of g on S + [g in S])
 
-(the partition bound). ``start_bounds`` evaluates it for every bucket of every start word s
+(the partition bound), and at least the level bound of ``m`` answers with that many replies
+(``kernels.levels``: a guess's replies cap how many answers each later guess can find), which
+is the stronger one once ``m`` exceeds the replies a guess gives. ``start_bounds`` evaluates it for every bucket of every start word s
 (over the guesses a bucket may be answered with), which gives each start word a first-pass
 bound ``n + sum over its buckets``: a proven lower bound on its total that refutes most start
 words before any search, and tight bucket limits for the search of the rest.
@@ -22,8 +24,10 @@ proven at every moment; it is the exact partition bound when the scan ran to its
 import numpy as np
 from numba import njit, prange
 
-INF = 1 << 40
-"""A bucket no strategy finishes in time (the exact search's ``INF``)."""
+from . import levels
+from .levels import INF
+
+level_bound = njit(cache=True, nogil=True)(levels.level_bound)
 
 
 PAIR_MAX = 96
@@ -82,23 +86,30 @@ def _pair_scores(tmat, local, lo, hi, seen, score):
     return most, most == m
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _bucket_bound(m, score, left):
+    """Return the bound of a bucket of ``m`` answers no guess scores more than ``score`` on:
+    the partition bound or the level bound, whichever is larger."""
+    return max(3 * m - score, level_bound(m, left, score, 1))
+
+
 @njit(cache=True, nogil=True)
 def _settle(m, best, split, left):
     """Return a bucket's bound from its best score (distinct replies + membership)."""
     if left == 2 and not split:
         return INF
-    return 3 * m - best
+    return _bucket_bound(m, best, left)
 
 
 @njit(cache=True, nogil=True)
-def _partial(fixed, first, active, na, best, final, most, out):
-    """Return the total bound so far and write each bucket's: ``3m - best`` for buckets whose
-    best is ``final``, else ``3m - max(best, min(m, most))`` (no guess left scores more)."""
+def _partial(fixed, first, active, na, best, final, most, left, out):
+    """Return the total bound so far and write each bucket's: ``_bucket_bound`` of its best
+    score where ``final``, else of ``max(best, min(m, most))`` (no guess left scores more)."""
     total = fixed
     for t in range(na):
         p = active[t]
         m = first[p + 1] - first[p]
-        out[p] = 3 * m - (best[p] if final[p] else max(best[p], min(m, most)))
+        out[p] = _bucket_bound(m, best[p] if final[p] else max(best[p], min(m, most)), left)
         total += out[p]
     return total
 
@@ -173,7 +184,7 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     while nl > 0 and gi < guesses.shape[0]:
         kg = cap[gi]
         if cutoff < INF and (gi == 0 or kg != cap[gi - 1]):
-            partial = _partial(fixed, first, active, na, best, final, kg, out)
+            partial = _partial(fixed, first, active, na, best, final, kg, left, out)
             if partial >= cutoff:
                 return partial
         row = codes[guesses[gi]]
@@ -203,8 +214,8 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
     while True:
-        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, out) >= cutoff:
-            return _partial(fixed, first, active, na, best, final, most, out)
+        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out) >= cutoff:
+            return _partial(fixed, first, active, na, best, final, most, left, out)
         pick = -1
         for t in range(na):
             p = active[t]
@@ -229,8 +240,9 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
 @njit(parallel=True, cache=True)
 def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
     """Fill ``out[j]`` with a proven lower bound on the total of start row ``starts[j]`` from
-    its bucket sizes alone: each bucket of ``m >= 3`` costs at least ``2m - 1`` and at least
-    ``3m - most`` (no guess gives more than ``most`` distinct replies plus membership)."""
+    its bucket sizes alone: each bucket of ``m >= 3`` costs at least ``2m - 1``, at least
+    ``3m - most`` and at least the level bound with ``most`` replies (no guess gives more than
+    ``most`` distinct replies plus membership)."""
     for j in prange(starts.shape[0]):
         row = codes[starts[j]]
         size = np.zeros(n_patterns, np.int64)
@@ -248,7 +260,7 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
             elif m == 2:
                 total += 3
             else:
-                total += max(2 * m - 1, 3 * m - min(m + 1, most))
+                total += max(2 * m - 1, 3 * m - min(m + 1, most), level_bound(m, left, most, 1))
         out[j] = min(total, INF)
 
 
@@ -262,4 +274,4 @@ def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns,
                                     left, members_only, answer_rows, cutoff, pair_max, out[j])
 
 
-__all__ = ["INF", "bounds_of_start", "size_bounds", "start_bounds"]
+__all__ = ["INF", "bounds_of_start", "level_bound", "size_bounds", "start_bounds"]

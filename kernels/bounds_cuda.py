@@ -1,4 +1,4 @@
-"""CUDA twin of ``kernels.bounds_cpu.start_bounds``: the partition bound of every bucket under
+"""CUDA twin of ``kernels.bounds_cpu.start_bounds``: the bucket bound of every bucket under
 many start words, every (start word, bucket, guess) at once.
 
 One block per start word (grid-stride over the start words): the block sorts the answers by
@@ -6,15 +6,18 @@ their reply to the start word (a shared-memory counting sort into its own row of
 then its threads take the guesses (grid-stride) and, for every bucket of 3 or more answers,
 count the guess's distinct replies in a 256-bit mask of four registers, keeping each bucket's
 best score and whether a guess splits it with shared-memory atomics. No cutoff and no settling:
-the exact partition bounds, equal to the CPU kernel's run to its end.
+the exact bucket bounds (partition and level), equal to the CPU kernel's run to its end.
 """
 
 from numba import cuda
 from numba import int64 as numba_int64
 from numba import uint64 as numba_uint64
 
-from .bounds_cpu import INF
+from . import levels
 from .config import EXACT_MAX_PATTERNS as MAX_PATTERNS
+from .levels import INF
+
+level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 
 
 @cuda.jit(device=True, inline=True)
@@ -112,7 +115,7 @@ def start_bounds(codes, answers, starts, guesses, solved, n_patterns, left, memb
                 elif left == 2 and split[p] == 0:
                     v = INF
                 else:
-                    v = 3 * m - best[p]
+                    v = max(3 * m - best[p], level_bound(m, left, best[p], 1))
             out[j, p] = v
             cuda.atomic.add(acc, 0, v)
         cuda.syncthreads()

@@ -15,6 +15,12 @@ What makes it fast, every step admissible (nothing that could change a value is 
   ``2m - 1`` more guesses in all, so ``cost(g) >= 3n - s - B`` with ``B`` the number of
   distinct replies and ``s = 1`` when ``g`` is in ``S``: most guesses are rejected from
   their reply counts alone. A guess that splits ``S`` into singletons is optimal at once.
+* the level bound (``kernels.levels``): with at most ``k`` unsolved replies per guess, a set
+  of ``m`` answers costs at least the levels of a ``k``-ary tree filled in order (and cannot
+  be done in ``d`` guesses once they cannot hold it); a guess with ``B`` unsolved replies,
+  at least ``n`` plus the levels of a forest of ``B`` such trees. ``k`` is the game's most
+  (``params[P_BRANCH]``) for a node's own set, and below it the most distinct replies any
+  guess gives on the node's set (every bucket is a subset of it).
 * guesses are kept per subtree only once per distinct reply vector over ``S`` (two guesses
   with the same replies on ``S`` have the same replies on every subset and equal costs;
   normal mode), and a guess that does not split ``S`` and is not in it is dropped for the
@@ -58,6 +64,7 @@ from . import hardmode_cpu
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
+from .bounds_cpu import level_bound
 from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
 
@@ -88,13 +95,16 @@ NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
 (P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
- P_COLLIDE) = range(10)
-N_PARAMS = 10
+ P_COLLIDE, P_BRANCH) = range(11)
+N_PARAMS = 11
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
 S_STORE_HITS = 24
 """Memo hits on preloaded entries (8 + d and 16 + d count per depth, 14 and 15 are diagnostics)."""
 N_STATS = 32
+
+KEY_MAX = (1 << 31) - 1
+"""The largest bound a guess's sort key holds (above it, INF included, keys tie)."""
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
@@ -414,8 +424,10 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
                dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark, cnt, dd_stamp, dd_idx,
                hv, zob1, stats):
     """Scan the guess rows ``rows[:m_in]`` of a guess-major matrix over a node's answers;
-    keep the useful ones (one per reply vector in normal mode) and return how many."""
+    keep the useful ones (one per reply vector in normal mode); return how many, and the most
+    distinct replies a guess gave."""
     nsurv = 0
+    most = 0
     for j in range(m_in):
         r = rows[j]
         g = rowg[level, r]
@@ -436,6 +448,7 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
             nb += seen == 0
             sq += 2 * seen + 1
             hh += np.uint64(c + 1) * zob1[i]
+        most = max(most, nb)
         if nb == 1 and not in_s:
             continue  # splits nothing: only wastes a guess, here and below
         if mode == NORMAL:
@@ -470,7 +483,20 @@ def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, nod
         keys[level, nsurv] = lb * (1 << 32) + sq
         nsurv += 1
 
-    return nsurv
+    return nsurv, most
+
+
+@njit(cache=True, nogil=True)
+def _guess_bounds(level, n, d, most, nsurv, rowg, inset, node_stamp, lbs, keys):
+    """Raise the bound of each guess kept at a node of ``n`` answers to ``n`` plus its buckets'
+    level bound (at most ``most`` unsolved replies a guess below it), and its sort key with it."""
+    for j in range(nsurv):
+        s = 1 if inset[rowg[level + 1, j]] == node_stamp else 0
+        nb = 3 * n - s - lbs[level, j]  # its distinct replies (lbs holds 3n - s - nb)
+        lb = n + level_bound(n - s, d - 1, most, nb - s)
+        if lb > lbs[level, j]:
+            lbs[level, j] = lb
+            keys[level, j] = min(lb, KEY_MAX) * (1 << 32) + (keys[level, j] & 0xFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
@@ -574,6 +600,10 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         if memo.mval[slot] >= beta:
             return memo.mval[slot]
         known_lb = max(known_lb, memo.mval[slot])
+    most = params[P_BRANCH]
+    known_lb = max(known_lb, level_bound(n, d, most, 1))
+    if known_lb >= beta or known_lb >= INF:
+        return known_lb
 
     # the guesses to scan: consistent mode scans the answers of S
     if mode == CONSISTENT:
@@ -678,8 +708,10 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         _pair_scan(T, tcols, tlo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
         # first the bounds alone: a split into singletons, or a cutoff, ends the node here
         scan_lb = INF
+        most = 0
         for j in range(m_in):
             nb = np.int64(vfirst[j])
+            most = max(most, nb)
             in_s = inset[rowg[level, rows[j]]] == node_stamp
             if nb == n and not in_s and (cg < 0 or rule_allows(params, glet, gcnt, genc, cg, cp,
                                                                  rowg[level, rows[j]], scratch)):
@@ -696,7 +728,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             if stop[0] == 0 and cg < 0:
                 _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
             return INF
-        known_lb = max(known_lb, 2 * n, scan_lb)
+        most = min(most, params[P_BRANCH])
+        known_lb = max(known_lb, 2 * n, scan_lb, level_bound(n, d, most, 1))
         if known_lb >= beta:
             stats[14] += 1
             if stop[0] == 0 and cg < 0:
@@ -744,9 +777,11 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             keys[level, nsurv] = lb * (1 << 32) + n + 2 * np.int64(vpairs[j])
             nsurv += 1
     else:
-        nsurv = _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode,
-                           node_stamp, dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark,
-                           cnt, dd_stamp, dd_idx, hv, zob1, stats)
+        nsurv, most = _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode,
+                                 node_stamp, dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark,
+                                 cnt, dd_stamp, dd_idx, hv, zob1, stats)
+        most = min(most, params[P_BRANCH])
+        known_lb = max(known_lb, level_bound(n, d, most, 1))
 
     if nsurv == 0:
         # no guess splits S and none is in it: infeasible
@@ -754,6 +789,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
         return INF
 
+    _guess_bounds(level, n, d, most, nsurv, rowg, inset, node_stamp, lbs, keys)
     order = np.argsort(keys[level, :nsurv])
     lower = INF
     node_lb = lbs[level, order[0]]
@@ -826,7 +862,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             if bcode[level, b] == solved:
                 blb[level, b] = 0
                 continue
-            lbv = 2 * m - 1
+            lbv = level_bound(m, d - 1, most, 1)
             if m >= 3:
                 x1 = np.uint64(0)
                 x2 = np.uint64(0)

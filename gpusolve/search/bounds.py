@@ -1,11 +1,12 @@
 """First-pass bounds: a proven lower bound on the total of every start word, before any search.
 
 A start word splits the answers into buckets; each bucket of ``m >= 3`` answers costs at least
-its partition bound ``3m - max over guesses of (distinct replies + [guess in bucket])`` (see
-``kernels/bounds_cpu.py``), a bucket of 2 costs 3 and a bucket of 1 costs 1. The first-pass
-bound of the start word is the number of answers plus the bounds of its buckets. It refutes
-most start words outright (their bound already reaches the best total known), and the bucket
-bounds of the others give the exact search tight limits from its first bucket on.
+its partition bound ``3m - max over guesses of (distinct replies + [guess in bucket])`` and its
+level bound with that many replies (see ``kernels/bounds_cpu.py``, ``kernels/levels.py``), a
+bucket of 2 costs 3 and a bucket of 1 costs 1. The first-pass bound of the start word is the
+number of answers plus the bounds of its buckets. It refutes most start words outright (their
+bound already reaches the best total known), and the bucket bounds of the others give the
+exact search tight limits from its first bucket on.
 """
 
 from __future__ import annotations
@@ -131,7 +132,10 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
 
 
 def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:
-    """Return the partition bound of one bucket by brute force (the oracle of the kernel)."""
+    """Return the bound of one bucket by brute force, partition and level bound (the oracle of
+    the kernel)."""
+    from ..kernels.levels import level_bound
+
     m = len(bucket)
     if m == 1:
         return 1
@@ -146,4 +150,4 @@ def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarr
         best = max(best, len(replies) + (pm.game.solved in replies))
     if left == 2 and not split:
         return INF
-    return 3 * m - best
+    return max(3 * m - best, level_bound(m, left, best, 1))

@@ -245,6 +245,7 @@ class _Context:
         from ..core.symmetry import kernel_tables
         from ..kernels.optimal_cpu import (
             N_PARAMS,
+            P_BRANCH,
             P_COLLIDE,
             P_COLOURS,
             P_KIND,
@@ -285,6 +286,10 @@ class _Context:
         self.params[P_COLOURS] = game.colours
         self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
         self.params[P_COLLIDE] = COLLIDE
+        replies = np.bincount(self.codes.ravel(), minlength=256) > 0
+        self.branches = int(replies.sum() - replies[game.solved])
+        """The most replies besides the solved one any guess gives (the level bound's ``k``)."""
+        self.params[P_BRANCH] = self.branches
         self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
                              glet=self.glet, gcnt=self.gcnt, genc=self.glet,
                              zob32=self.zob32)
@@ -371,9 +376,12 @@ FIRST_PASS_BATCH = 64
 best total known when the batch starts."""
 
 
-def _bucket_bound(m: int) -> int:
-    """Return the least total any strategy can take on ``m`` answers (2m - 1)."""
-    return 2 * m - 1
+def _bucket_bound(m: int, left: int, branches: int) -> int:
+    """Return the least total any strategy can take on ``m`` answers within ``left`` guesses
+    with at most ``branches`` unsolved replies a guess (``kernels.levels``)."""
+    from ..kernels.levels import level_bound
+
+    return level_bound(m, left, branches, 1)
 
 
 @dataclass
@@ -606,7 +614,7 @@ class _Search:
             m = len(bucket)
             if m <= 2:
                 known[i] = 1 if m == 1 else (3 if depth - 1 >= 2 else INF)
-            lbs[i] = _bucket_bound(m)
+            lbs[i] = _bucket_bound(m, depth - 1, self.ctx.branches)
             if bucket_bounds is not None:
                 lbs[i] = max(lbs[i], int(bucket_bounds[p]))
         if depth - 1 < 1:
