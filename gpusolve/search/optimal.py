@@ -21,7 +21,7 @@ from ..core.errors import GpusolveError
 from ..core.history import remaining_answers
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
-from ..core.trees import Node, Tree, summarize
+from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
 from ..runs.subproblems import Entries
 from .bounds import answer_replies, first_pass, guess_caps, size_bound
@@ -504,16 +504,31 @@ class _Search:
         if known is not None and (known[1] or known[0] >= beta):
             return known[0], known[2]
         choice = _Choice()
-        self.choose(choice, answers, depth, rows, path, beta, hist=hist)
+        cut = min(beta, self.greedy_total(answers, depth, rows) + 1)
+        self.choose(choice, answers, depth, rows, path, cut, hist=hist)
         best = choice.best()
-        if best is not None and best.total < beta:
+        if best is not None and best.total < cut:
             entry = (best.total, True, self.ctx.pm.guess_index[best.guess])
         else:
+            assert cut == beta, "a greedy tree's total bounds V: the search finds V below it"
             entry = (min(choice.lower, INF), choice.lower >= INF, -1)
         if self.stop[0]:
             raise KeyboardInterrupt
         self.large[key] = entry
         return entry[0], entry[2]
+
+    def greedy_total(self, answers: np.ndarray, depth: int, rows: np.ndarray) -> int:
+        """Return the total of the greedy entropy tree over ``answers`` (V is at most it) when it
+        finds every one within ``depth`` guesses it may make (normal mode with every guess
+        allowed, or consistent mode), else INF: a cutoff before the search has found any."""
+        from ..kernels.optimal_cpu import INF
+        from .greedy import greedy_tree
+
+        pm = self.ctx.pm
+        if self.ctx.mode == "hard" or (self.ctx.mode == "normal" and len(rows) < pm.shape[0]):
+            return INF
+        found = [k for _, k in scores(greedy_tree(pm, "entropy", self.ctx.mode, answers=answers))]
+        return sum(found) if max(found) <= depth else INF
 
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
