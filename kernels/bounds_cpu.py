@@ -8,10 +8,11 @@ answers at best is found by the next guess, the others need two or more). So
 
 (the partition bound), and at least the level bound of ``m`` answers with that many replies
 (``kernels.levels``: a guess's replies cap how many answers each later guess can find), which
-is the stronger one once ``m`` exceeds the replies a guess gives. ``start_bounds`` evaluates it for every bucket of every start word s
-(over the guesses a bucket may be answered with), which gives each start word a first-pass
-bound ``n + sum over its buckets``: a proven lower bound on its total that refutes most start
-words before any search, and tight bucket limits for the search of the rest.
+is the stronger one once ``m`` exceeds the replies a guess gives. ``start_bounds`` evaluates
+them for every bucket of every start word s (over the guesses a bucket may be answered with),
+which gives each start word a first-pass bound ``n + sum over its buckets``: a proven lower
+bound on its total that refutes most start words before any search, and tight bucket limits
+for the search of the rest.
 
 Only a bucket's own answers can score ``m + 1``, so they are scored first (``m²`` cells per
 bucket); the other guesses score at most ``m``, and at most their ``cap`` (distinct replies

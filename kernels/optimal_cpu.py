@@ -61,10 +61,10 @@ import numpy as np
 from numba import njit
 
 from . import hardmode_cpu
+from .bounds_cpu import level_bound
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
-from .bounds_cpu import level_bound
 from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
 

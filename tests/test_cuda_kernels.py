@@ -193,6 +193,39 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
         assert gpu.buckets.tolist() == cpu.buckets.tolist()
 
 
+def test_first_pass_bounds_cuda_equal_cpu_where_the_level_bound_binds(monkeypatch):
+    """In a game of few replies (black pegs only, 4 pegs of 4 colours) the level bound is above
+    the partition bound of large buckets; the CUDA kernel gives the CPU kernel's bounds there."""
+    from test_optimal import small_matrix
+
+    from gpusolve.core.games import make_game
+    from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound
+    from gpusolve.search.optimal import guess_table
+
+    game = make_game("mastermind", 4, 4, black_only=True)
+    codes = game.word_lists(None, None)[0]
+    pm = small_matrix(game, codes, codes)
+    answers = np.arange(len(codes), dtype=np.int32)
+    rows = answers.copy()
+    starts = rows[::37]
+    caps = guess_caps(guess_table(pm, answers, rows))
+    monkeypatch.setattr(config, "BOUNDS_GPU_BLOCKS", 3)
+    cpu = first_pass(pm, answers, starts, rows, caps, 5)
+    pm.backend = Launches()
+    gpu = first_pass(pm, answers, starts, rows, caps, 5)
+    pm.backend = CpuBackend()
+    assert gpu.buckets.tolist() == cpu.buckets.tolist()
+    above = 0
+    for j, s in enumerate(starts):
+        for p in range(game.n_patterns):
+            bucket = answers[pm.codes[s] == p]
+            if p != game.solved and len(bucket) >= 3:
+                assert cpu.buckets[j, p] == reference_bucket_bound(pm, bucket, rows, 5)
+                best = max(len(set(pm.codes[g, bucket].tolist())) + (g in bucket) for g in rows)
+                above += cpu.buckets[j, p] > 3 * len(bucket) - best
+    assert above > 0
+
+
 def test_doctor_runs_the_gpu_kernels_against_the_cpu():
     from gpusolve.doctor import check
 

@@ -9,15 +9,15 @@ from functools import cache
 
 import numpy as np
 import pytest
+from gpusolve.kernels.bounds_cpu import level_bound as compiled_level_bound
+from gpusolve.kernels.levels import INF as LEVEL_INF
+from gpusolve.kernels.levels import level_bound
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bounds import node_values
 from test_optimal import INF, brute_force, random_instance, small_matrix, solved_total
 
 from gpusolve.core.games import make_game
-from gpusolve.kernels.bounds_cpu import level_bound as compiled_level_bound
-from gpusolve.kernels.levels import INF as LEVEL_INF
-from gpusolve.kernels.levels import level_bound
 
 
 def free_splits(k: int):
@@ -100,7 +100,8 @@ def instance(kind: str, seed: int, n_answers: int, n_guesses: int):
     extra=st.integers(0, 12),
     max_guesses=st.integers(2, 5),
 )
-def test_level_bound_never_exceeds_the_true_value_at_any_node(kind, mode, seed, n_answers, extra, max_guesses):
+def test_level_bound_never_exceeds_the_true_value_at_any_node(kind, mode, seed, n_answers, extra,
+                                                               max_guesses):
     pm = instance(kind, seed, n_answers, n_answers + extra)
     tree = node_values(pm, mode, max_guesses)
     whole = most_unsolved(pm, pm.answers, pm.guesses)
