@@ -24,3 +24,22 @@ def fill_pattern_matrix(kind, guesses, answers, colours, out, threads):
         for g in range(t * chunk, min(n, (t + 1) * chunk)):
             for a in range(answers.shape[0]):
                 out[g, a] = reply_code(kind, guesses, g, answers, a, length, colours, counts)
+
+
+@njit(parallel=True, cache=True)
+def replies_present(codes, n_patterns, chunks):
+    """Return one flag per reply code: whether it occurs in the matrix ``codes`` (its rows read
+    in ``chunks`` parallel slices)."""
+    rows = codes.shape[0]
+    seen = np.zeros((chunks, n_patterns), np.bool_)
+    for c in prange(chunks):
+        for g in range(c * rows // chunks, (c + 1) * rows // chunks):
+            row = codes[g]
+            for a in range(row.shape[0]):
+                seen[c, row[a]] = True
+    out = np.zeros(n_patterns, np.bool_)
+    for c in range(chunks):
+        for p in range(n_patterns):
+            out[p] |= seen[c, p]
+    return out
+

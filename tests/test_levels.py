@@ -142,10 +142,13 @@ def test_search_on_few_replies_matches_brute_force(mode, seed, n_answers, extra,
     assert total == brute_force(pm, mode, max_guesses)
 
 
-def test_level_bound_of_the_search_context():
+def test_the_branches_of_a_matrix_are_its_unsolved_replies():
+    from gpusolve.core.patterns import pattern_matrix
     from gpusolve.search.optimal import _Context
 
     pm = few_replies_instance(3, 10, 20)
-    assert _Context(pm, "normal", 4).branches == 3
-    codes = np.array(pm.codes)
-    assert (np.unique(codes) == [0, 1, 2, 3]).all()
+    assert pm.branches == _Context(pm, "normal", 4).branches == 3
+    for game, expected in ((make_game("bulls", 3, 5), 7), (make_game("mastermind", 3, 4), 8)):
+        pm = pattern_matrix(game, None, None)
+        present = set(np.unique(pm.codes).tolist()) - {game.solved}
+        assert pm.branches == len(present) == expected

@@ -64,6 +64,15 @@ class PatternMatrix:
         return rows[mask.astype(np.bool_)]
 
     @cached_property
+    def branches(self) -> int:
+        """Return how many distinct replies besides the solved one the matrix holds: the most
+        unsolved replies any guess gives on any set (``kernels.levels``), computed once."""
+        from ..kernels.patterns_cpu import replies_present
+
+        seen = replies_present(np.asarray(self.codes), self.game.n_patterns, 16)
+        return int(seen.sum() - seen[self.game.solved])
+
+    @cached_property
     def answer_major(self) -> np.ndarray:
         """Return the reply codes answer-major (``codes.T``, contiguous), computed once."""
         return np.ascontiguousarray(self.codes.T)

@@ -286,8 +286,7 @@ class _Context:
         self.params[P_COLOURS] = game.colours
         self.params[P_VECTOR_MAX] = VECTOR_MAX if vector_max is None else vector_max
         self.params[P_COLLIDE] = COLLIDE
-        replies = np.bincount(self.codes.ravel(), minlength=256) > 0
-        self.branches = int(replies.sum() - replies[game.solved])
+        self.branches = pm.branches
         """The most replies besides the solved one any guess gives (the level bound's ``k``)."""
         self.params[P_BRANCH] = self.branches
         self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
@@ -374,6 +373,11 @@ before any search; smaller sets are searched at once (the search's own scan is a
 FIRST_PASS_BATCH = 64
 """First guesses whose first-pass bounds are computed at once (one per core), against the
 best total known when the batch starts."""
+
+
+NO_CUTOFF = 1 << 39
+"""A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
+none known yet) first gets one from its greedy tree (``_Search.greedy_total``)."""
 
 
 def _bucket_bound(m: int, left: int, branches: int) -> int:
@@ -504,7 +508,7 @@ class _Search:
         if known is not None and (known[1] or known[0] >= beta):
             return known[0], known[2]
         choice = _Choice()
-        cut = min(beta, self.greedy_total(answers, depth, rows) + 1)
+        cut = beta if beta < NO_CUTOFF else min(beta, self.greedy_total(answers, depth, rows) + 1)
         self.choose(choice, answers, depth, rows, path, cut, hist=hist)
         best = choice.best()
         if best is not None and best.total < cut:
@@ -520,7 +524,7 @@ class _Search:
     def greedy_total(self, answers: np.ndarray, depth: int, rows: np.ndarray) -> int:
         """Return the total of the greedy entropy tree over ``answers`` (V is at most it) when it
         finds every one within ``depth`` guesses it may make (normal mode with every guess
-        allowed, or consistent mode), else INF: a cutoff before the search has found any."""
+        allowed, or consistent mode), else INF: a cutoff where the caller has none."""
         from ..kernels.optimal_cpu import INF
         from .greedy import greedy_tree
 
