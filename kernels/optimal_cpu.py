@@ -62,26 +62,29 @@ from numba import njit
 
 from . import hardmode_cpu
 from .bounds_cpu import level_bound
+from .canonical_cpu import image_members, image_row, least_moves
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
 from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
 
-Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
-"""The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
+Shared = namedtuple("Shared", "codes answer_rows answer_col zob1 zob2 glet gcnt genc zob32")
+"""The arrays every worker reads: the reply matrix, answer rows (and each guess row's answer
+column, -1 if none), Zobrist hashes, words' letters."""
 
 Scratch = namedtuple(
     "Scratch",
     "params cmat cmatT stride cols glob arow tarow rowg cand ncand lbs keys mark cnt inset inpos dd_stamp "
     "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop sym path rule "
-    "rscratch",
+    "rscratch canon",
 )
 """One worker's arrays: parameters (with its memo's mask), per-level matrices, bucket tables,
 counters, the stop flag (see the module docstring), the symmetry state (``symmetry_cpu.Sym``:
 with it on, one guess per class under the symmetries fixing the history is tried) and the
 moves from the root set (``path[:params[P_PATH0] + level]``, each ``guess row * replies + reply``),
-with room for a set's combined hard-mode rule (``rule``, Wordle) and the scratch it is made in."""
+with room for a set's combined hard-mode rule (``rule``, Wordle) and the scratch it is made in,
+and the state of the sets' least images (``canonical_cpu.Canon``)."""
 
 Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
@@ -95,8 +98,8 @@ NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
 (P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
- P_COLLIDE, P_BRANCH) = range(11)
-N_PARAMS = 11
+ P_COLLIDE, P_BRANCH, P_CANON_MIN) = range(12)
+N_PARAMS = 12
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
 S_STORE_HITS = 24
@@ -291,8 +294,43 @@ def _save(level, lo, n, d, k1, k2, flag, value, guess, w0, shared, work, memo):
         _combined_rule(params, shared.glet, work.path, plen, work.rule, work.rscratch)
     same = _memo_find(memo, params, shared.codes, k1, k2, work.glob[level], lo, n, d, work.path, plen,
                       work.rule)
-    _memo_write(memo, params[P_MEMO_MASK], same, k1, k2, flag, value, guess, n,
-                _spent(work.stats, w0), d, work.path, plen, work.rule, work.stats)
+    spent = _spent(work.stats, w0)
+    _memo_write(memo, params[P_MEMO_MASK], same, k1, k2, flag, value, guess, n, spent, d, work.path, plen,
+                work.rule, work.stats)
+    canon = work.canon
+    if canon.on[level]:
+        c1 = canon.keys[level, 0]
+        c2 = canon.keys[level, 1]
+        same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], 0, n, d,
+                          canon.path[level], plen, work.rule)
+        if guess >= 0:
+            guess = image_row(shared.glet, canon, canon.sig[level], guess, params[P_COLOURS])
+        _memo_write(memo, params[P_MEMO_MASK], same, c1, c2, flag, value, guess, n, spent, d,
+                    canon.path[level], plen, work.rule, work.stats)
+
+
+@njit(cache=True, nogil=True)
+def _least_image(level, lo, n, d, plen, shared, work):
+    """Map the node's set to the least image of its moves (``kernels.canonical_cpu``): its
+    members, sorted moves and memo keys in ``work.canon``'s row ``level``; return False where
+    it has none."""
+    params = work.params
+    canon = work.canon
+    sig = canon.sig[level]
+    if not least_moves(shared.glet, canon, work.path, plen, params[P_NPAT], params[P_COLOURS], sig,
+                       canon.path[level]):
+        return False
+    members = canon.members[level]
+    if not image_members(shared.glet, canon, sig, shared.answer_rows, shared.answer_col, work.glob[level],
+                         lo, n, params[P_COLOURS], members):
+        return False
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(n):
+        h1 += shared.zob1[members[i]]
+        h2 += shared.zob2[members[i]]
+    canon.keys[level, 0], canon.keys[level, 1] = _memo_key(h1, h2, d, params)
+    return True
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -588,6 +626,14 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     k1, k2 = _memo_key(h1, h2, d, params)
     slot = _memo_find(memo, params, shared.codes, k1, k2, glob[level], lo, n, d, path,
                       plen, rule) if cg < 0 else -1
+    canon = work.canon
+    canon.on[level] = 0
+    if level > 0 and cg < 0 and 0 < params[P_CANON_MIN] <= n and _least_image(level, lo, n, d, plen,
+                                                                              shared, work):
+        canon.on[level] = 1
+        if slot < 0:
+            slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],
+                              canon.members[level], 0, n, d, canon.path[level], plen, rule)
     known_lb = 2 * n - 1
     if slot >= 0:
         stats[S_MEMO_HITS] += 1

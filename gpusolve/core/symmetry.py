@@ -141,6 +141,33 @@ class SymmetryGroup:
                 best = key
         return best
 
+    def least_moves(self, moves: Sequence[tuple[Word, int]]) -> list[tuple[Word, int]]:
+        """Return the least image of the (guess, reply) ``moves``, sorted: equal for two move
+        lists exactly when a symmetry maps one onto the other (pure Python, the oracle of
+        ``kernels/canonical_cpu.py``; relabelling groups only).
+
+        Over every order of the moves with their replies increasing and every reordering of the
+        positions, the codes relabelled in order of first appearance, least as one sequence."""
+        best = None
+        for order in itertools.permutations(moves):
+            if any(a[1] > b[1] for a, b in itertools.pairwise(order)):
+                continue
+            for perm in self.position_perms.tolist():
+                names: dict[str, int] = {}
+                flat = []
+                for word, _ in order:
+                    moved = [""] * self.length
+                    for p, c in enumerate(word):
+                        moved[perm[p]] = c
+                    flat.extend(names.setdefault(c, len(names)) for c in moved)
+                key = (tuple(flat), tuple(r for _, r in order))
+                if best is None or key < best:
+                    best = key
+        flat, replies = best
+        n = self.length
+        return sorted(("".join(self.alphabet[v] for v in flat[t * n:(t + 1) * n]), r)
+                      for t, r in enumerate(replies))
+
 
 def usable(group: SymmetryGroup, guesses: Sequence[Word], answers: Sequence[Word]) -> bool:
     """Return whether a search over these lists may use the group: it is not trivial and maps
