@@ -38,11 +38,16 @@ What makes it fast, every step admissible (nothing that could change a value is 
   moves' combined rule (the green letter of each position, the least count of each revealed
   letter), which the entry records and a lookup compares, so entries still serve other paths
   (and other start words); for the other games the same moves (in any order) are required.
-  The rule (or the moves) keys the entry in place of the list. An entry means the same thing in
-  every search over the same game, lists, mode and root set (a true V or a true lower bound,
-  whatever the caller's ``beta``), so a run store keeps the costly ones and ``memo_preload``
-  puts them back (``gpusolve.runs.subproblems``). ``params[P_COLLIDE]`` is the test hook that
-  gives every set the same keys, so that every lookup is a hash collision.
+  The rule (or the moves) keys the entry in place of the list. In a code game whose lists
+  are symmetric (normal and consistent mode, the root set every code), a set of at least
+  ``params[P_CANON_MIN]`` answers is also looked up, and stored, as its image under the
+  symmetry that makes its moves least (``kernels.canonical_cpu``), with the image's moves as
+  its record: one entry serves every set whose moves are symmetric images of each other.
+  An entry means the same thing in every search over the same game, lists, mode and root set
+  (a true V or a true lower bound, whatever the caller's ``beta``), so a run store keeps the
+  costly ones and ``memo_preload`` puts them back (``gpusolve.runs.subproblems``).
+  ``params[P_COLLIDE]`` is the test hook that gives every set the same keys, so that every
+  lookup is a hash collision.
 
 Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with each reply:
 NYT rule for Wordle, "would have given every reply so far" for the other games),
