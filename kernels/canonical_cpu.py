@@ -24,21 +24,27 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-Canon = namedtuple("Canon", "perms code_row order count best border label inv on sig members path keys")
-"""One worker's canonical-image state: the position permutations (int8 rows), code number ->
-guess row, scratch (``order``, ``count``, ``best``, ``border``, ``label``, ``inv``), and per
-search level: whether the node's set has an image (``on``), the symmetry reaching it (``sig``:
-the position permutation's index, then the image of each symbol), its members (answer columns),
-its sorted moves and its two memo keys."""
+Canon = namedtuple("Canon", "min_size perms code_row answer_col order count best border label inv on sig "
+                   "members path keys")
+"""One worker's canonical-image state: the least set it maps (``min_size[0]``; 0: none), the
+position permutations (int8 rows), code number -> guess row, guess row -> answer column,
+scratch (``order``, ``count``, ``best``, ``border``, ``label``, ``inv``), and per search level:
+whether the node's set has an image (``on``), the symmetry reaching it (``sig``: the position
+permutation's index, then the image of each symbol), its members (answer columns), its sorted
+moves and its two memo keys (the exact search's)."""
 
 MAX_MOVES = 5
 """Sets reached by more moves are not mapped (their orders to try grow as the factorial)."""
 
 
-def new_canon(perms: np.ndarray, code_row: np.ndarray, colours: int, levels: int, answers: int) -> Canon:
-    """Return a worker's canonical-image state for a search of ``levels`` levels."""
+def new_canon(perms: np.ndarray, code_row: np.ndarray, answer_col: np.ndarray, colours: int, levels: int,
+              min_size: int) -> Canon:
+    """Return a worker's canonical-image state for a search of ``levels`` levels that maps sets
+    of ``min_size`` answers or more (0: none)."""
     length = perms.shape[1]
-    return Canon(perms=perms, code_row=code_row, order=np.zeros(MAX_MOVES, np.int64),
+    answers = int((answer_col >= 0).sum())
+    return Canon(min_size=np.array([min_size], np.int64), perms=perms, code_row=code_row,
+                 answer_col=answer_col, order=np.zeros(MAX_MOVES, np.int64),
                  count=np.zeros(MAX_MOVES, np.int64), best=np.zeros(MAX_MOVES * length, np.int64),
                  border=np.zeros(MAX_MOVES, np.int64), label=np.zeros(max(colours, 1), np.int64),
                  inv=np.zeros(length, np.int64), on=np.zeros(levels, np.int8),
@@ -158,14 +164,14 @@ def least_moves(glet, canon, path, plen, npat, colours, sig, out):
 
 
 @njit(cache=True, nogil=True)
-def image_members(glet, canon, sig, answer_rows, answer_col, members, lo, n, colours, out):
+def image_members(glet, canon, sig, answer_rows, members, lo, n, colours, out):
     """Write the answer columns of the images of ``members[lo:lo + n]`` under ``sig`` to
     ``out[:n]``; return False if one is not an answer."""
     for i in range(n):
         row = image_row(glet, canon, sig, answer_rows[members[lo + i]], colours)
-        if row < 0 or answer_col[row] < 0:
+        if row < 0 or canon.answer_col[row] < 0:
             return False
-        out[i] = answer_col[row]
+        out[i] = canon.answer_col[row]
     return True
 
 

@@ -33,3 +33,9 @@ in Python; smaller sets stay in the compiled recursion."""
 
 BOUNDS_GPU_BLOCKS = 4096
 """Most blocks of a first-pass launch (one start word each, grid-stride beyond)."""
+
+CANON_MIN_SET = 16
+"""Sets of at least this many answers are looked up (and stored) in the memo of an exact search
+as the least image of their moves under a code game's symmetries (``kernels.canonical_cpu``):
+below it the mapping costs more than the search it saves."""
+

@@ -40,7 +40,7 @@ What makes it fast, every step admissible (nothing that could change a value is 
   (and other start words); for the other games the same moves (in any order) are required.
   The rule (or the moves) keys the entry in place of the list. In a code game whose lists
   are symmetric (normal and consistent mode, the root set every code), a set of at least
-  ``params[P_CANON_MIN]`` answers is also looked up, and stored, as its image under the
+  ``canon.min_size[0]`` answers is also looked up, and stored, as its image under the
   symmetry that makes its moves least (``kernels.canonical_cpu``), with the image's moves as
   its record: one entry serves every set whose moves are symmetric images of each other.
   An entry means the same thing in every search over the same game, lists, mode and root set
@@ -74,9 +74,8 @@ from .replies import SCRATCH
 from .sorting import insertion_sort
 from .symmetry_cpu import mark_classes
 
-Shared = namedtuple("Shared", "codes answer_rows answer_col zob1 zob2 glet gcnt genc zob32")
-"""The arrays every worker reads: the reply matrix, answer rows (and each guess row's answer
-column, -1 if none), Zobrist hashes, words' letters."""
+Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
+"""The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
 
 Scratch = namedtuple(
     "Scratch",
@@ -103,8 +102,8 @@ NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
 (P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
- P_COLLIDE, P_BRANCH, P_CANON_MIN) = range(12)
-N_PARAMS = 12
+ P_COLLIDE, P_BRANCH) = range(11)
+N_PARAMS = 11
 # stats (int64)
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
 S_STORE_HITS = 24
@@ -326,8 +325,8 @@ def _least_image(level, lo, n, d, plen, shared, work):
                        canon.path[level]):
         return False
     members = canon.members[level]
-    if not image_members(shared.glet, canon, sig, shared.answer_rows, shared.answer_col, work.glob[level],
-                         lo, n, params[P_COLOURS], members):
+    if not image_members(shared.glet, canon, sig, shared.answer_rows, work.glob[level], lo, n,
+                         params[P_COLOURS], members):
         return False
     h1 = np.uint64(0)
     h2 = np.uint64(0)
@@ -633,8 +632,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
                       plen, rule) if cg < 0 else -1
     canon = work.canon
     canon.on[level] = 0
-    if level > 0 and cg < 0 and 0 < params[P_CANON_MIN] <= n and _least_image(level, lo, n, d, plen,
-                                                                              shared, work):
+    if level > 0 and cg < 0 and 0 < canon.min_size[0] <= n and _least_image(level, lo, n, d, plen, shared,
+                                                                             work):
         canon.on[level] = 1
         if slot < 0:
             slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],

@@ -16,13 +16,17 @@ and ``budget[1]`` is set to 1: the caller must then treat the results as unknown
 ``sym`` (``symmetry_cpu.Sym``; ``glet`` the guesses' letters) is the code games' symmetry: with
 ``sym.on[0]`` set, a node's set is everything the guess rows ``sym.hist[:sym.nbase[0] + level]``
 leave, and of the guesses of one class under the symmetries fixing them only the first is tried
-(they all answer alike); the memo keeps true results either way.
+(they all answer alike); the memo keeps true results either way. ``canon``
+(``canonical_cpu.Canon``) then also keys the memo by the image of a set under the symmetry that
+makes its moves least, for sets of ``canon.min_size[0]`` answers or more: the set and its images
+share one entry (still proven by its members, and true for every image).
 """
 
 import numpy as np
 from numba import njit
 
 from . import setkeys
+from .canonical_cpu import MAX_MOVES, image_members, least_moves
 from .histogram_cpu import row_stats
 from .stats import BRANCHES, MAX, N_STATS
 from .symmetry_cpu import mark_classes
@@ -445,8 +449,38 @@ def _per_class(pool, order, sym, glet, level):
 
 
 @njit(cache=True)
+def _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows):
+    """Return (the image of ``members`` under the symmetry making its moves least, sorted, whether
+    there is one): where the search maps sets this large (``kernels.canonical_cpu``)."""
+    n = members.shape[0]
+    out = members.copy()
+    nhist = sym.nbase[0] + level
+    if sym.on[0] == 0 or canon.min_size[0] == 0 or n < canon.min_size[0] or nhist > MAX_MOVES:
+        return out, False
+    path = np.empty(nhist, np.int32)
+    for t in range(nhist):
+        g = sym.hist[t]
+        path[t] = g * n_patterns + codes[g, members[0]]
+    sig = canon.sig[0]  # scratch: nothing else uses it between here and the image
+    colours = sym.smap.shape[1]
+    if least_moves(glet, canon, path, nhist, n_patterns, colours, sig, canon.path[0]) and image_members(
+            glet, canon, sig, answer_rows, members, 0, n, colours, out):
+        out.sort()
+        return out, True
+    return out, False
+
+
+@njit(cache=True)
+def _remember(memo, members, h, image, hi, mapped, depth, found):
+    """Store a proven result under the set, and under its image where it has one."""
+    setkeys.store(memo, members, h, depth, 1 if found else 0)
+    if mapped:
+        setkeys.store(memo, image, hi, depth, 1 if found else 0)
+
+
+@njit(cache=True)
 def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
-             answer_rows, pc, sym, glet, level):
+             answer_rows, pc, sym, glet, canon, level):
     """Return whether every answer of ``members`` can be found within ``depth`` guesses.
 
     With ``consistent`` the guesses are the remaining answers themselves; ``pc`` is the pair
@@ -466,12 +500,16 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
     budget[0] -= 1
     h = setkeys.set_hash(members, zobrist)
     known = setkeys.find(memo, members, h, depth, -1)
+    image, mapped = _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows)
+    hi = setkeys.set_hash(image, zobrist)
+    if known < 0 and mapped:
+        known = setkeys.find(memo, image, hi, depth, -1)
     if known >= 0:
         return known == 1
     pool = guess_pool(guesses, members, consistent, answer_rows)
     if depth == 2:
         found = separable(codes, pool, members, solved, np.zeros(n_patterns, np.int64))
-        setkeys.store(memo, members, h, depth, 1 if found else 0)
+        _remember(memo, members, h, image, hi, mapped, depth, found)
         return found
     order, most = node_order(codes, pool, members, depth, n_patterns, solved)
     order = _per_class(pool, order, sym, glet, level)
@@ -486,7 +524,7 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
             for b in range(starts.shape[0] - 1):
                 sub = parts[starts[b]:starts[b + 1]]
                 if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo,
-                                budget, consistent, answer_rows, pc, sym, glet, level + 1):
+                                budget, consistent, answer_rows, pc, sym, glet, canon, level + 1):
                     ok = False
                     break
             if budget[1] != 0:
@@ -496,13 +534,13 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
                 break
     if budget[1] != 0:
         return False
-    setkeys.store(memo, members, h, depth, 1 if found else 0)
+    _remember(memo, members, h, image, hi, mapped, depth, found)
     return found
 
 
 @njit(cache=True)
 def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
-                  consistent, answer_rows, pc, sym, glet, level, order, most):
+                  consistent, answer_rows, pc, sym, glet, canon, level, order, most):
     """Return the first guess row of ``order`` (pool positions) after which every bucket of
     ``members`` is solvable within ``depth - 1``, or -1 (also when the budget ran out)."""
     pool = guess_pool(guesses, members, consistent, answer_rows)
@@ -516,7 +554,7 @@ def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, m
         for b in range(starts.shape[0] - 1):
             sub = parts[starts[b]:starts[b + 1]]
             if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo, budget,
-                            consistent, answer_rows, pc, sym, glet, level + 1):
+                            consistent, answer_rows, pc, sym, glet, canon, level + 1):
                 ok = False
                 break
         if budget[1] != 0:

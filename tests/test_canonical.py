@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from gpusolve.kernels import config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_optimal import check_tree
@@ -31,7 +32,7 @@ def compiled_least(pm, ctx: _Context, moves) -> tuple[list[tuple[str, int]], np.
     from gpusolve.kernels.canonical_cpu import least_moves, new_canon
 
     npat = pm.game.n_patterns
-    canon = new_canon(ctx.perms, ctx.code_row, pm.game.colours, 8, pm.shape[1])
+    canon = new_canon(ctx.perms, ctx.code_row, pm.answer_of_row, pm.game.colours, 8, 1)
     path = np.array([pm.guess_index[g] * npat + r for g, r in moves], np.int32)
     out = np.zeros(len(moves), np.int32)
     sig = np.zeros(1 + pm.game.colours, np.int64)
@@ -61,7 +62,7 @@ def test_least_image_is_the_oracles_and_the_same_for_every_symmetric_image(spec,
     # the symmetry found maps the set of the moves onto the set of their least image
     from gpusolve.kernels.canonical_cpu import image_row, new_canon
 
-    canon = new_canon(ctx.perms, ctx.code_row, game.colours, 8, pm.shape[1])
+    canon = new_canon(ctx.perms, ctx.code_row, pm.answer_of_row, game.colours, 8, 1)
     rows = {pm.guesses[image_row(pm.letters, canon, sig, pm.guess_index[a], game.colours)]
             for a in consistent(pm, moves)}
     assert rows == consistent(pm, least)
@@ -77,8 +78,8 @@ def test_moves_not_symmetric_have_different_least_images():
 
 @pytest.fixture
 def images_everywhere(monkeypatch):
-    """Look every set of the compiled search up by its least image, however small."""
-    monkeypatch.setattr(optimal, "CANON_MIN", 1)
+    """Look every set of the compiled searches up by its least image, however small."""
+    monkeypatch.setattr(config, "CANON_MIN_SET", 1)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -110,7 +111,38 @@ def test_least_images_save_nodes_in_bulls_and_cows(images_everywhere):
     pm = pattern_matrix(make_game("bulls", 4, 6), None, None, "cpu")
     question = Question(max_guesses=6, start="0123")
     plain = solve(pm, question, Options(workers=1, memo_mb=64))
-    optimal.CANON_MIN = 0
+    config.CANON_MIN_SET = 0
     without = solve(pm, question, Options(workers=1, memo_mb=64))
     assert plain.total == without.total
     assert plain.nodes < without.nodes
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(SMALL, st.sampled_from(["normal", "consistent"]), st.integers(0, 1))
+def test_worst_case_by_least_images_equals_plain(images_everywhere, monkeypatch, spec, mode, key_bits):
+    from gpusolve.kernels import setkeys
+
+    from gpusolve.search.worstcase import worst_case
+
+    monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 10**6)
+    pm = pattern_matrix(make_game(*spec), None, None, "cpu")
+    plain = worst_case(pm, mode=mode, symmetry=False)
+    old = setkeys.KEY_BITS
+    setkeys.KEY_BITS = key_bits  # every set hashes alike: lookups prove members
+    try:
+        mapped = worst_case(pm, mode=mode)
+    finally:
+        setkeys.KEY_BITS = old
+    assert (mapped.depth, mapped.proven_least) == (plain.depth, plain.proven_least)
+
+
+def test_worst_case_by_least_images_visits_fewer_nodes(images_everywhere, monkeypatch):
+    from gpusolve.search.worstcase import worst_case
+
+    monkeypatch.setattr(config, "WORSTCASE_LARGE_SET", 10**6)  # every set in the compiled search
+    pm = pattern_matrix(make_game("bulls", 3, 8), None, None, "cpu")
+    mapped = worst_case(pm)
+    config.CANON_MIN_SET = 0
+    plain = worst_case(pm)
+    assert (mapped.depth, mapped.refuted) == (plain.depth, plain.refuted) == (6, [1, 2, 3, 4, 5])
+    assert mapped.nodes < plain.nodes

@@ -73,6 +73,13 @@ class PatternMatrix:
         return int(seen.sum() - seen[self.game.solved])
 
     @cached_property
+    def answer_of_row(self) -> np.ndarray:
+        """Return int32 per guess row: the answer column of the same word, -1 where none."""
+        out = np.full(self.shape[0], -1, np.int32)
+        out[self.answer_rows] = np.arange(len(self.answer_rows), dtype=np.int32)
+        return out
+
+    @cached_property
     def answer_major(self) -> np.ndarray:
         """Return the reply codes answer-major (``codes.T``, contiguous), computed once."""
         return np.ascontiguousarray(self.codes.T)

@@ -187,7 +187,8 @@ class _Workspace:
             scratch=np.zeros(max(SCRATCH, 64), np.int64),
             stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
             sym=new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
-            canon=new_canon(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, a),
+            canon=new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
+                            ctx.canon_min),
             path=np.zeros(levels, np.int32), rule=np.zeros(ctx.rule_width, np.int64),
             rscratch=np.zeros(HARD_SCRATCH, np.int64),
         )
@@ -245,10 +246,10 @@ class _Context:
         """``root``: the root set's answer columns when it is not all the answers the moves
         leave (a position restricted further); memo entries are proven relative to it."""
         from ..core.symmetry import kernel_tables
+        from ..kernels import config
         from ..kernels.optimal_cpu import (
             N_PARAMS,
             P_BRANCH,
-            P_CANON_MIN,
             P_COLLIDE,
             P_COLOURS,
             P_KIND,
@@ -292,18 +293,15 @@ class _Context:
         self.branches = pm.branches
         """The most replies besides the solved one any guess gives (the level bound's ``k``)."""
         self.params[P_BRANCH] = self.branches
-        answer_col = np.full(self.codes.shape[0], -1, np.int32)
-        answer_col[self.answer_rows] = np.arange(len(self.answer_rows), dtype=np.int32)
-        self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, answer_col=answer_col,
-                             zob1=self.zob1, zob2=self.zob2,
+        self.shared = Shared(codes=self.codes, answer_rows=self.answer_rows, zob1=self.zob1, zob2=self.zob2,
                              glet=self.glet, gcnt=self.gcnt, genc=self.glet,
                              zob32=self.zob32)
         tables = kernel_tables(game, pm.guesses, pm.answers) if symmetry else None
         self.symmetric = tables is not None
         """Whether the search tries one guess per class under the symmetries fixing the history."""
         self.perms, self.code_row = tables or (np.zeros((1, game.length), np.int8), np.full(1, -1, np.int32))
-        if self.symmetric and root is None and mode != "hard":
-            self.params[P_CANON_MIN] = CANON_MIN
+        self.canon_min = config.CANON_MIN_SET if self.symmetric and root is None and mode != "hard" else 0
+        """The least set looked up by the least image of its moves (0: none; ``kernels.config``)."""
         self.owner = (game, mode, tuple(pm.guesses), tuple(pm.answers),
                       None if root is None else np.asarray(root, np.int32).tobytes())
         """What a memo entry's meaning depends on: its moves are from the root set of these lists."""
@@ -386,12 +384,6 @@ best total known when the batch starts."""
 NO_CUTOFF = 1 << 39
 """A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
 none known yet) first gets one from its greedy tree (``_Search.greedy_total``)."""
-
-
-CANON_MIN = 16
-"""Sets of at least this many answers are also looked up (and stored) as the least image of
-their moves under the game's symmetries (``kernels.canonical_cpu``; normal and consistent mode,
-where the lists are symmetric and the root set is every code)."""
 
 
 def _bucket_bound(m: int, left: int, branches: int) -> int:

@@ -21,6 +21,7 @@ from ..core.trees import Node, Tree, scores
 from ..core.words import Word
 from ..kernels import config, setkeys
 from ..kernels import worstcase_cpu as k
+from ..kernels.canonical_cpu import new_canon
 from ..kernels.stats import BRANCHES, MAX
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
 from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
@@ -65,6 +66,9 @@ class _Search:
         self.sym = new_sym(perms, code_row, game.colours, MAX_LEVELS, pm.shape[0] if self.tables else 0,
                            self.tables is not None)
         """The compiled search's symmetry state (``kernels.symmetry_cpu``)."""
+        self.canon = new_canon(perms, code_row, pm.answer_of_row, game.colours, MAX_LEVELS,
+                               config.CANON_MIN_SET if self.tables is not None else 0)
+        """Its state for keying the memo by least images (``kernels.canonical_cpu``)."""
 
     def first_of_classes(self, hist: tuple[int, ...] | None, pool: np.ndarray,
                          order: np.ndarray) -> np.ndarray:
@@ -106,7 +110,7 @@ class _Search:
     def _args(self, members: np.ndarray, depth: int, hist: tuple[int, ...] | None) -> tuple:
         return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
                 self.memo, self.budget.flag, self.consistent, self.answer_rows, self.pc,
-                self._with_history(hist, depth), self.glet, 0)
+                self._with_history(hist, depth), self.glet, self.canon, 0)
 
     def pool(self, members: np.ndarray) -> np.ndarray:
         """Return the guess rows that may be played on ``members``."""
