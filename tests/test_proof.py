@@ -163,3 +163,15 @@ def test_a_proof_killed_at_any_moment_resumes_to_the_same_result(tmp_path):
     assert resumed["best"] == [{"guess": w, "total": t} for w, t in straight.best]
     assert resumed["exact"] == straight.exact and resumed["statement"] == straight.statement()
     assert _units(run / DATABASE) == _units(tmp_path / "s" / DATABASE)
+
+
+def test_a_proof_of_few_classes_shares_its_threads_and_leaves_its_memo_to_the_tree(tmp_path):
+    pm = pattern_matrix(make_game("bulls", 3, 6), None, None, "cpu")
+    proof = prove_best_start(pm, max_guesses=6, run_dir=tmp_path / "a", workers=2)
+    (word, total), = proof.best
+    options = proof.memos[word]
+    assert options.workers == 2  # one class of first guesses: both threads searched it
+    again = solve(pm, Question(start=word, max_guesses=6), options)
+    fresh = solve(pm, Question(start=word, max_guesses=6), Options(memo_mb=options.memo_mb, workers=2))
+    assert again.total == fresh.total == total
+    assert again.nodes < fresh.nodes

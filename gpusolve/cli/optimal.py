@@ -253,8 +253,9 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
         raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
     result = None
     if proof.best:
-        result = solve(pm, Question(start=proof.best[0][0], mode=mode, max_guesses=max_guesses),
-                       Options(memo_mb=memo_mb))
+        best = proof.best[0][0]
+        result = solve(pm, Question(start=best, mode=mode, max_guesses=max_guesses),
+                       proof.memos.get(best, Options(memo_mb=memo_mb)))
         if out and result.tree is not None:
             save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
                       answers=answers or pm.game.default_answers, max_guesses=max_guesses)

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +77,9 @@ class Proof:
     classes: bool = False
     """Whether the candidates are one first guess per class under the game's symmetries
     (``gpusolve.core.symmetry``): each stands for its symmetric images too."""
+    memos: dict = field(default_factory=dict, repr=False)
+    """Start word -> ``Options`` of a search reusing the memo its search in this process left
+    (where no other word's search has taken those tables since): its tree is then read from it."""
 
     @property
     def best(self) -> list[tuple[Word, int]]:
@@ -254,6 +257,8 @@ class _Search:
         self.queue = sorted(words, key=lambda w: (bound[w], self.position[w]))
         self.searched_now = 0
         self.complete = False
+        self.memos: dict = {}
+        """Start word -> ``Options`` holding the memo tables its search left (``Proof.memos``)."""
 
     def exact(self) -> list[int]:
         """Return the exact totals found, in increasing order."""
@@ -303,19 +308,27 @@ class _Search:
         from ..search.plumbing import Budget
 
         stop = Budget(None)  # shared: Ctrl-C here stops every worker's search
+        # fewer words than threads (the code games' few classes of first guesses): each search
+        # gets several threads of its own
+        inner = max(1, workers // max(1, len(self.pending())))
+        workers = max(1, workers // inner)
         free: list[list[MemoTable]] = [[] for _ in range(workers)]
         lock = threading.Lock()
-        per_thread = max(1, memo_mb // workers)
+        per_search = max(1, memo_mb // workers)
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
                 tables = free.pop()
+                for w in [w for w, o in self.memos.items() if o.tables is tables]:
+                    del self.memos[w]  # those tables are about to hold another word's search
+            options = Options(memo_mb=per_search, workers=inner, tables=tables)
             try:
                 try:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
                                         cutoff=cutoff, tree=False)
-                    res = solve(self.pm, question, Options(memo_mb=per_thread, workers=1, tables=tables,
-                                                           budget=stop))
+                    res = solve(self.pm, question, replace(options, budget=stop))
+                    with lock:
+                        self.memos[word] = options
                 except GpusolveError as e:
                     if not str(e).startswith("no strategy"):
                         raise
@@ -387,4 +400,4 @@ class _Search:
         ranked = dict(sorted(exact.items(), key=lambda x: (x[1], self.position[x[0]])))
         by_bound, by_search = self.settled()
         return Proof(self.job, path, len(self.queue), ranked, by_bound, by_search, self.complete, seconds,
-                     self.searched_now)
+                     self.searched_now, memos=self.memos)
