@@ -24,6 +24,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .sorting import insertion_sort
+
 Canon = namedtuple("Canon", "min_size perms code_row answer_col order count best border label inv on sig "
                    "members path keys")
 """One worker's canonical-image state: the least set it maps (``min_size[0]``; 0: none), the
@@ -153,13 +155,7 @@ def least_moves(glet, canon, path, plen, npat, colours, sig, out):
         if row < 0:
             return False
         out[t] = row * npat + m % npat
-    for t in range(1, plen):  # sorted, as memo records are
-        x = out[t]
-        u = t - 1
-        while u >= 0 and out[u] > x:
-            out[u + 1] = out[u]
-            u -= 1
-        out[u + 1] = x
+    insertion_sort(out, plen)  # sorted, as memo records are
     return True
 
 

@@ -632,8 +632,9 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
                       plen, rule) if cg < 0 else -1
     canon = work.canon
     canon.on[level] = 0
-    if level > 0 and cg < 0 and 0 < canon.min_size[0] <= n and _least_image(level, lo, n, d, plen, shared,
-                                                                             work):
+    decided = slot >= 0 and (memo.mflag[slot] == EXACT or memo.mval[slot] >= beta)  # returns below
+    if not decided and level > 0 and cg < 0 and 0 < canon.min_size[0] <= n and _least_image(
+            level, lo, n, d, plen, shared, work):
         canon.on[level] = 1
         if slot < 0:
             slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],

@@ -453,10 +453,10 @@ def _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows)
     """Return (the image of ``members`` under the symmetry making its moves least, sorted, whether
     there is one): where the search maps sets this large (``kernels.canonical_cpu``)."""
     n = members.shape[0]
-    out = members.copy()
     nhist = sym.nbase[0] + level
     if sym.on[0] == 0 or canon.min_size[0] == 0 or n < canon.min_size[0] or nhist > MAX_MOVES:
-        return out, False
+        return np.empty(0, np.int32), False
+    out = np.empty(n, np.int32)
     path = np.empty(nhist, np.int32)
     for t in range(nhist):
         g = sym.hist[t]
@@ -467,7 +467,7 @@ def _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows)
             glet, canon, sig, answer_rows, members, 0, n, colours, out):
         out.sort()
         return out, True
-    return out, False
+    return np.empty(0, np.int32), False
 
 
 @njit(cache=True)
@@ -500,9 +500,11 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
     budget[0] -= 1
     h = setkeys.set_hash(members, zobrist)
     known = setkeys.find(memo, members, h, depth, -1)
+    if known >= 0:
+        return known == 1
     image, mapped = _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows)
-    hi = setkeys.set_hash(image, zobrist)
-    if known < 0 and mapped:
+    hi = setkeys.set_hash(image, zobrist)  # empty (0) when there is no image
+    if mapped:
         known = setkeys.find(memo, image, hi, depth, -1)
     if known >= 0:
         return known == 1
