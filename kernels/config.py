@@ -39,3 +39,7 @@ CANON_MIN_SET = 16
 as the least image of their moves under a code game's symmetries (``kernels.canonical_cpu``):
 below it the mapping costs more than the search it saves."""
 
+
+SQUARES_MIN = 12
+"""Greedy entropy scans of Wordle nodes of at least this many answers skip guesses by the squares
+bound (``kernels.squares_cpu``); below it computing the bounds costs more than the reads saved."""

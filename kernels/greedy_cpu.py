@@ -37,10 +37,12 @@ from numba import njit, prange
 
 from .hardmode import SCRATCH
 from .hardmode_cpu import hard_filter
+from .squares_cpu import node_parts, squares_bounds
 
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 SUM, KMAX, SEED_EXPECTATION, SEED_ENTROPY = 0, 1, 2, 3
 BIG = np.int64(1) << 62
+NO_BOUNDS = np.zeros(0, np.int64)
 
 
 @njit(cache=True)
@@ -59,10 +61,14 @@ def transpose(src, dst):
 
 @njit(cache=True)
 def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain, delta,
-               prunable, exclude_solved, has_floor):
+               prunable, exclude_solved, has_floor, bar, bounds):
     """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties)
-    over the ``m`` answers whose rows start at ``off[:m]`` (uint64) in ``flat`` (the answer-major
-    matrix, flattened): a guess's codes are ``flat[off[k] + g]``.
+    with a key below ``bar`` (else (``bar``, -1)) over the ``m`` answers whose rows start at
+    ``off[:m]`` (uint64) in ``flat`` (the answer-major matrix, flattened): a guess's codes are
+    ``flat[off[k] + g]``.
+
+    ``bounds``, when not empty, holds a lower bound on the key of every pool position: a guess
+    whose bound reaches the best key so far is not read at all (``prunable`` metrics).
 
     A guess's scan stops once its partial key reaches the best key so far (``prunable``
     metrics), checked once every four answers; a guess that leaves every answer in one branch
@@ -74,8 +80,9 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
     past the last guess's entries empties it without a reset. The scan is written out here,
     not in a helper: the same loop in a function (even inlined) ran 4x slower on small nodes.
     """
-    best = BIG
+    best = bar
     where = -1
+    bounded = prunable and bounds.shape[0] > 0
     floor = -BIG
     if has_floor:
         floor = (m + hist.shape[0] - 1) // hist.shape[0] if metric_kind == KMAX else m * gain[1]
@@ -83,6 +90,8 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
     base = np.int64(0)
     m4 = m - (m & 3)
     for p in range(p0, p1):
+        if bounded and bounds[p] >= best:
+            continue
         g = np.uint64(pool[p])  # unsigned offsets: no negative-index wraparound in the loads
         lim = best if prunable else BIG
         acc = np.int64(0)
@@ -170,6 +179,25 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
 
 
 @njit(cache=True)
+def best_guess_squares(flat, pool, p_end, off, m, hist, solved, metric_kind, sign, gain, delta, prunable,
+                       exclude_solved, has_floor, letters, counts, parts, answer_rows, order, lo):
+    """Return ``best_guess``'s (key, position) over ``pool[:p_end]`` for the entropy key of a Wordle
+    game, reading only the guesses the squares bound (``kernels.squares_cpu``) does not rule out.
+
+    The node's answers are columns ``order[lo:lo + m]``; ``parts`` is ``guess_parts`` of the
+    guesses. The guess with the least bound is keyed first, so that the scan in pool order starts
+    with a bar near the best key.
+    """
+    table, whole = node_parts(letters, counts, answer_rows, order, lo, lo + m)
+    bounds = np.empty(p_end, np.int64)
+    seed = squares_bounds(parts, pool, p_end, table, whole, m, bounds)
+    key, _ = best_guess(flat, pool, seed, seed + 1, off, m, hist, solved, metric_kind, sign, gain, delta,
+                        prunable, exclude_solved, has_floor, BIG, NO_BOUNDS)
+    return best_guess(flat, pool, 0, p_end, off, m, hist, solved, metric_kind, sign, gain, delta, prunable,
+                      exclude_solved, has_floor, min(key + 1, BIG), bounds)
+
+
+@njit(cache=True)
 def seed_key(flat, g, off, m, counts, seen, metric_kind):
     """Return seed 001's float key of guess ``g`` over the ``m`` answers whose rows start at
     ``off[:m]``: the sum over its branches (sizes n, p = n / m) of ``p * n`` (expectation) or
@@ -238,7 +266,8 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
                                                      metric_kind)
         else:
             keys[t], where[t] = best_guess(flat, pool, lo_t, hi_t, off, m, hist, solved, metric_kind,
-                                           sign, gain, delta, prunable, exclude_solved, has_floor)
+                                           sign, gain, delta, prunable, exclude_solved, has_floor, BIG,
+                                           NO_BOUNDS)
     best = 0
     for t in range(threads):  # one of the two key arrays was filled, the other is all at its top
         if keys[t] < keys[best] or seed_keys[t] < seed_keys[best]:
@@ -249,12 +278,15 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
 @njit(cache=True)
 def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
               start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-              exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, scores, write):
+              exclude_solved, has_floor, squares_min, parts, out_guess, out_parent, out_reply, out_size,
+              scores, write):
     """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
     after the moves ``path_guess``/``path_reply``; return the number of elements written.
 
     ``start`` (a guess row, or -1) fixes the root's guess. ``scores[k]`` is increased by the
-    answers that need k guesses. Elements are written only when ``write``.
+    answers that need k guesses. Elements are written only when ``write``. Nodes of at least
+    ``squares_min`` answers are scanned by ``best_guess_squares`` with the guesses' ``parts``
+    (callers set it only for the entropy key of Wordle games).
     """
     n = cols_in.shape[0]
     n_guesses = mat.shape[1]
@@ -347,9 +379,14 @@ def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess,
             if metric_kind >= SEED_EXPECTATION:
                 _seed_key, where = best_seed_guess(flat, pool, 0, p_end, row_at, m, hist, seen,
                                                    metric_kind)
+            elif m >= squares_min:
+                _key, where = best_guess_squares(flat, pool, p_end, row_at, m, hist, solved, metric_kind,
+                                                 sign, gain, delta, prunable, exclude_solved, has_floor,
+                                                 enc, counts, parts, answer_rows, order, lo)
             else:
                 _key, where = best_guess(flat, pool, 0, p_end, row_at, m, hist, solved, metric_kind,
-                                         sign, gain, delta, prunable, exclude_solved, has_floor)
+                                         sign, gain, delta, prunable, exclude_solved, has_floor, BIG,
+                                         NO_BOUNDS)
             guess = pool[where]
         # stable partition of order[lo:hi] by reply code
         bins[:] = 0
@@ -387,8 +424,8 @@ def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess,
 def grow_forest(mat, enc, counts, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
                 task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, has_floor, out_guess, out_parent, out_reply, out_size, out_off, out_count,
-                scores, write, threads):
+                exclude_solved, has_floor, squares_min, parts, out_guess, out_parent, out_reply, out_size,
+                out_off, out_count, scores, write, threads):
     """Grow one greedy tree per task (answer columns ``task_cols[col_off[i]:col_off[i + 1]]``),
     thread t taking the tasks ``thread_tasks[thread_off[t]:thread_off[t + 1]]``.
 
@@ -404,5 +441,5 @@ def grow_forest(mat, enc, counts, kind, colours, answer_rows, task_cols, col_off
                 task_path_guess[path_off[i]:path_off[i + 1]],
                 task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
                 free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, has_floor, out_guess[a:], out_parent[a:], out_reply[a:], out_size[a:],
-                scores[i], write)
+                exclude_solved, has_floor, squares_min, parts, out_guess[a:], out_parent[a:],
+                out_reply[a:], out_size[a:], scores[i], write)

@@ -1,6 +1,7 @@
 """The greedy scan kernel (``best_guess``: unrolled, stamped histogram, cut every 4 answers) against
 a slow, obvious numpy reference, on real Wordle rows: every metric, random pools and sub-ranges,
-node sizes around the unroll width, and one histogram reused across many nodes."""
+node sizes around the unroll width, one histogram reused across many nodes, and a bar and lower
+bounds on the keys (which may rule guesses out, never change the answer)."""
 
 from __future__ import annotations
 
@@ -74,9 +75,18 @@ def test_best_guess_equals_the_reference(flat_pm, seed, metric, sizes):
         p0 = rnd.randrange(len(pool))
         p1 = rnd.randrange(p0 + 1, len(pool) + 1)
         off = (cols * n_guesses).astype(np.uint64)
-        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args())
+        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args(), BIG,
+                                       kernel.NO_BOUNDS)
         expected = reference_best(codes, pm.answer_rows, metric, pool, p0, p1, cols)
         assert (int(key), int(where)) == expected
+        # a bar, and lower bounds on the keys (some exact): the same guess when it is below the bar
+        keys = [reference_key(codes, metric, int(g), cols, int(g) in set(pm.answer_rows[cols].tolist()))
+                for g in pool]
+        bar = expected[0] + rnd.choice([0, 1, 2, 10**6]) if rnd.random() < 0.7 else BIG
+        bounds = np.array([k - rnd.choice([0, 0, 1, 3, 10**9]) for k in keys], dtype=np.int64)
+        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args(), bar,
+                                       bounds if km.prunable else kernel.NO_BOUNDS)
+        assert (int(key), int(where)) == (expected if expected[0] < bar else (bar, -1))
 
 
 def reference_tree(pm, metric, mode, start=None, free_min=3):

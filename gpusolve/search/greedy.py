@@ -26,6 +26,9 @@ from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree
 from ..kernels import greedy_cpu as kernel
+from ..kernels import squares_cpu as squares
+from ..kernels.config import SQUARES_MIN
+from ..kernels.replies import WORDLE
 from ..kernels.stats import inverse_table, nlogn_table
 from .plumbing import answer_columns
 
@@ -35,10 +38,11 @@ TIES = ("exact", "seed-001")
 SEED_001_FLOAT = {"expectation": kernel.SEED_EXPECTATION, "entropy": kernel.SEED_ENTROPY}
 """Seed 001's float metrics and their kernel kinds (its third metric, max, has integer keys)."""
 FREE_MIN = 3
+"""Free (non-answer) guesses are never considered for this many remaining answers or fewer."""
 SPLIT_WORK = 200_000
 """Below this many (answers x guesses) a tree grows on one core; above, the root's branches
 are spread over all cores."""
-"""Free (non-answer) guesses are never considered for this many remaining answers or fewer."""
+NEVER = np.iinfo(np.int64).max
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,8 @@ class Plan:
     n_patterns: int
     solved: int
     metric: KernelMetric
+    squares_min: int
+    parts: np.ndarray
 
 
 def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n: int,
@@ -158,6 +164,7 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
     if free_max is not None and free_max < 0:
         raise GpusolveError(f"--free-max must be 0 or more, not {free_max}")
     game = pm.game
+    bounded = (metric, ties, game.kind) == ("entropy", "exact", WORDLE)
     return Plan(
         mat=answer_major(pm),
         enc=pm.letters,
@@ -171,6 +178,8 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         n_patterns=game.n_patterns,
         solved=game.solved,
         metric=kernel_metric(metric, n, ties),
+        squares_min=SQUARES_MIN if bounded else NEVER,
+        parts=guess_parts(pm) if bounded else np.zeros((0, 1), np.int32),
     )
 
 
@@ -183,6 +192,14 @@ def answer_major(pm: PatternMatrix) -> np.ndarray:
         kernel.transpose(codes, mat)
         pm._answer_major = mat  # type: ignore[attr-defined]
     return mat
+
+
+def guess_parts(pm: PatternMatrix) -> np.ndarray:
+    """Return the parts of every guess's reply for the squares bound (kept on ``pm``)."""
+    parts = getattr(pm, "_guess_parts", None)
+    if parts is None:
+        parts = pm._guess_parts = squares.guess_parts(pm.letters, pm.letter_counts)  # type: ignore[attr-defined]
+    return parts
 
 
 def _check_start(pm: PatternMatrix, mode: str, row: int, cols: np.ndarray) -> None:
@@ -226,7 +243,8 @@ def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
     kernel.grow_forest(plan.mat, plan.enc, plan.counts, plan.kind, plan.colours, plan.answer_rows, task_cols,
                        col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
                        thread_off, plan.mode, plan.free_max, plan.free_min, plan.n_patterns, plan.solved,
-                       *plan.metric.args(), *out, out_off, count, scores, write, threads)
+                       *plan.metric.args(), plan.squares_min, plan.parts, *out, out_off, count, scores, write,
+                       threads)
     elements = None
     if write:
         elements = [tuple(a[out_off[i]:out_off[i] + count[i]] for a in out) for i in range(len(tasks))]
