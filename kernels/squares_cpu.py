@@ -33,16 +33,23 @@ def nlogn(n):
     return n * math.log2(n) if n > 1 else 0.0
 
 
+PARTS = 10
+"""Parts kept per guess: a word of up to 7 letters has at most 7 + 7 // 2 (the sum over the
+parts is written out for exactly this many)."""
+
+
 @njit(cache=True)
 def guess_parts(letters, counts):
-    """Return int32 ``[row, j]``: where in ``node_parts``'s table the j-th part of guess row's reply
+    """Return uint16 ``[row, j]``: where in ``node_parts``'s table the j-th part of guess row's reply
     is (a letter held once at square i: ``i * alphabet + letter``; square i green or not:
     ``(length + i) * alphabet + letter``; the answer's number of a letter held t > 1 times:
     ``2 * length * alphabet + letter * (length + 1) + t``), padded with the table's last entry (0)."""
     n_rows, length = letters.shape
     alphabet = counts.shape[1]
+    if length + length // 2 > PARTS:
+        raise ValueError("the squares bound holds words of up to 7 letters")
     pad = 2 * length * alphabet + alphabet * (length + 1)
-    out = np.full((n_rows, length + length // 2), pad, np.int32)
+    out = np.full((n_rows, PARTS), pad, np.uint16)
     for row in range(n_rows):
         j = 0
         for i in range(length):
@@ -107,14 +114,18 @@ def squares_bounds(parts, pool, p_end, table, whole, m, out):
     # float sums are off by far less than 1e-9 * whole per part; each rounded term of the key
     # (stats.nlogn_table) is at most 0.5 + 1e-16 * its size below its exact value; and an
     # integer at least x is at least int(x), whichever way int() rounds
-    margin = 1e-9 * (parts.shape[1] + 1) * (whole + 1.0) * SCALE + 0.6 * m + 1.0
+    margin = 1e-9 * (PARTS + 1) * (whole + 1.0) * SCALE + 0.6 * m + 1.0
+    at = parts.reshape(parts.size)
     least = 0
+    low = np.int64(1) << 62
     for p in range(p_end):
-        row = pool[p]
-        total = whole
-        for j in range(parts.shape[1]):
-            total += table[parts[row, j]]
-        out[p] = np.int64(total * SCALE - margin)
-        if out[p] < out[least]:
+        j = pool[p] * PARTS
+        total = ((whole + table[at[j]]) + (table[at[j + 1]] + table[at[j + 2]])) \
+            + ((table[at[j + 3]] + table[at[j + 4]]) + (table[at[j + 5]] + table[at[j + 6]])) \
+            + ((table[at[j + 7]] + table[at[j + 8]]) + table[at[j + 9]])
+        bound = np.int64(total * SCALE - margin)
+        out[p] = bound
+        if bound < low:
+            low = bound
             least = p
     return least
