@@ -188,6 +188,8 @@ def best_guess_squares(flat, pool, p_end, off, m, hist, solved, metric_kind, sig
     guesses. The guess with the least bound is keyed first, so that the scan in pool order starts
     with a bar near the best key.
     """
+    if p_end == 0:
+        return BIG, -1
     table, whole = node_parts(letters, counts, answer_rows, order, lo, lo + m)
     bounds = np.empty(p_end, np.int64)
     seed = squares_bounds(parts, pool, p_end, table, whole, m, bounds)

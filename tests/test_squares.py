@@ -156,6 +156,9 @@ def test_the_scan_with_bounds_picks_the_reference_guess(full_pm):
                                                    parts, rows, cols, 0)
             assert (int(key), int(where)) == reference_best(codes, full_pm.answer_rows, "entropy", pool, 0,
                                                             len(pool), cols)
+    nothing = kernel.best_guess_squares(flat, pool, 0, off, m, hist, full_pm.game.solved, *km.args(),
+                                        full_pm.letters, full_pm.letter_counts, parts, rows, cols, 0)
+    assert nothing == (kernel.BIG, -1)  # an empty pool, as best_guess gives
 
 
 def test_the_bound_rules_out_most_guesses_at_a_start_words_branches(full_pm):
