@@ -1,7 +1,8 @@
 """The squares bound (``kernels/squares_cpu.py``) against brute force.
 
-At every node of small random Wordle games (short alphabets, so most words repeat letters; 2 to
-6 letters), for every guess:
+At the nodes of small random Wordle games (short alphabets, so most words repeat letters; 2 to
+6 letters): the whole set, its branches under every guess, and each of those split again by a
+second guess; for every guess:
 
 * the reply is a function of the parts the bound splits it into (the premise, checked against
   the pure-Python reply rule);
@@ -78,8 +79,8 @@ def games(draw):
 
 
 def nodes(pm) -> list[np.ndarray]:
-    """Return every node of depth 1 and 2 of the game (answer columns split by one guess, then
-    by another), and the whole set."""
+    """Return the whole set of answer columns, its branches under every guess, and each branch
+    split again by one other guess (sets of two or more answers)."""
     codes = np.asarray(pm.codes)
     out = {tuple(range(pm.shape[1]))}
     for g in range(pm.shape[0]):
