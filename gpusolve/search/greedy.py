@@ -173,13 +173,13 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         colours=game.colours,
         answer_rows=pm.answer_rows.astype(np.int64),
         mode=MODE_IDS[mode],
-        free_max=np.iinfo(np.int64).max if free_max is None else int(free_max),
+        free_max=NEVER if free_max is None else int(free_max),
         free_min=max(int(free_min), 1),
         n_patterns=game.n_patterns,
         solved=game.solved,
         metric=kernel_metric(metric, n, ties),
         squares_min=SQUARES_MIN if bounded else NEVER,
-        parts=guess_parts(pm) if bounded else np.zeros((0, 1), np.int32),
+        parts=guess_parts(pm) if bounded else np.zeros((0, squares.PARTS), np.uint16),  # one kernel type
     )
 
 
