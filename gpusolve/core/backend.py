@@ -127,6 +127,18 @@ class CpuBackend(Backend):
                              numba.get_num_threads())
         return out
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return the second-pass bound of every unit (``kernels.second_pass_cpu.second_pass``;
+        ``tmat``, the answer-major matrix, serves the GPU twin)."""
+        from ..kernels import second_pass_cpu
+
+        out = np.empty(len(units), np.int64)
+        second_pass_cpu.second_pass(np.ascontiguousarray(codes), answer_rows, perm, units, rows, solved,
+                                    n_patterns, left, branches, members_only, out)
+        return out
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
@@ -153,7 +165,7 @@ class CudaBackend(Backend):
 
     name: str = "cuda"
     min_answers: int | None = None
-    _resident: tuple = field(default=(None, None), repr=False)
+    _resident: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.xp = _device_array_module()
@@ -165,12 +177,15 @@ class CudaBackend(Backend):
 
     def resident(self, array: np.ndarray):
         """Return a device copy of ``array`` kept while the same array is passed (the pattern
-        matrix: copied once, not per launch); the array must not change meanwhile."""
-        host, device = self._resident
-        if host is not array:
-            device = self.xp.to_device(array)
-            self._resident = (array, device)
-        return device
+        matrix and its transpose: copied once, not per launch); the array must not change
+        meanwhile. A few arrays are kept; a new one beyond them replaces them all."""
+        held = self._resident.get(id(array))
+        if held is None or held[0] is not array:
+            if len(self._resident) >= RESIDENT_ARRAYS:
+                self._resident.clear()
+            held = (array, self.xp.to_device(array))
+            self._resident[id(array)] = held
+        return held[1]
 
     def empty(self, shape, dtype):
         """Return an uninitialised device array."""
@@ -241,6 +256,19 @@ class CudaBackend(Backend):
                     letters, counts, moves_g, moves_p, rows, out)
         return self.to_host(out)
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return ``CpuBackend.second_pass``: one launch, a block per bucket, the answer-major
+        matrix ``tmat`` kept on the device beside the guess-major one."""
+        from ..kernels import second_pass_cuda
+
+        out = self.empty(len(units), np.int64)
+        self.launch(second_pass_cuda.second_pass, self.blocks(len(units)), self.resident(codes),
+                    self.resident(tmat), answer_rows, perm, units, rows, solved, left, branches, members_only,
+                    out)
+        return self.to_host(out)
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
@@ -252,6 +280,9 @@ class CudaBackend(Backend):
                     suits, down, cap, lengths, outcomes)
         return self.to_host(lengths), self.to_host(outcomes)
 
+
+RESIDENT_ARRAYS = 4
+"""Host arrays a CUDA backend keeps device copies of at once (``CudaBackend.resident``)."""
 
 class _CupyArrays:
     """Device memory through CuPy."""

@@ -89,6 +89,63 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
+SECOND_PASS_WINDOW = 64
+"""How far above its first-pass bound a bucket's second-pass bound is worked out (its cap): the
+bound is proven whatever the cap, and a search never needs a bucket's bound higher than that."""
+
+
+@dataclass
+class SecondPass:
+    """Second-pass bounds of some start words (``kernels.second_pass_cpu``): ``buckets[j, p]``,
+    proven <= V(bucket of reply p under ``starts[j]``), each at least its first-pass bound, and
+    ``totals[j]`` = answers + their sum, proven <= the total of ``starts[j]``."""
+
+    starts: np.ndarray
+    totals: np.ndarray
+    buckets: np.ndarray
+
+
+def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: np.ndarray, left: int,
+                branches: int, members_only: bool = False) -> SecondPass:
+    """Return the second-pass bounds of the start words of ``first`` (their first-pass bounds
+    over the answer columns ``answers``, ``left`` guesses to go after them; normal or consistent
+    mode): every bucket of 3 or more answers answered by the guess ``rows`` (by its own answers
+    with ``members_only``), no guess leaving more than ``branches`` unsolved replies on any of its
+    subsets. One GPU launch on the CUDA backend, the CPU twin otherwise."""
+    answers = np.asarray(answers, np.int32)
+    buckets = first.buckets.copy()
+    perm, units, where = _second_pass_units(pm, answers, first, left)
+    if len(units):
+        out = pm.backend.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
+                                     np.ascontiguousarray(rows, np.int32), pm.game.solved,
+                                     pm.game.n_patterns, left, branches, members_only)
+        buckets[where[:, 0], where[:, 1]] = np.maximum(buckets[where[:, 0], where[:, 1]], out)
+    totals = np.minimum(len(answers) + buckets.sum(axis=1), INF)
+    return SecondPass(np.asarray(first.starts), totals, buckets)
+
+
+def _second_pass_units(pm: PatternMatrix, answers: np.ndarray, first: FirstPass,
+                       left: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (the answers of each start word grouped by reply, one row after another; the
+    units ``(lo, hi, cap)`` of its buckets of 3 or more answers with a finite bound; each
+    unit's (start index, reply))."""
+    n = len(answers)
+    perm = np.empty(len(first.starts) * n, np.int32)
+    units, where = [], []
+    for j, s in enumerate(first.starts):
+        replies = pm.codes[s, answers]
+        order = np.argsort(replies, kind="stable")
+        perm[j * n:(j + 1) * n] = answers[order]
+        sizes = np.bincount(replies, minlength=pm.game.n_patterns)
+        ends = j * n + np.cumsum(sizes)
+        for p in np.nonzero(sizes >= 3)[0]:
+            bound = int(first.buckets[j, p])
+            if p != pm.game.solved and left >= 2 and bound < INF:
+                units.append((ends[p] - sizes[p], ends[p], min(INF, bound + SECOND_PASS_WINDOW)))
+                where.append((j, p))
+    return (perm, np.array(units, np.int64).reshape(-1, 3), np.array(where, np.int64).reshape(-1, 2))
+
+
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``."""
     if pm.covers(answers, rows):
