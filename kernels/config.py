@@ -34,6 +34,14 @@ in Python; smaller sets stay in the compiled recursion."""
 BOUNDS_GPU_BLOCKS = 4096
 """Most blocks of a first-pass launch (one start word each, grid-stride beyond)."""
 
+FIRST_PASS_GPU_MIN_STARTS = 256
+"""The CUDA backend computes first-pass bounds on the GPU for at least this many start words at
+once (a block each: fewer leave most of the device idle); fewer run on the CPU."""
+
+SECOND_PASS_GPU_MIN_UNITS = 64
+"""The CUDA backend computes second-pass bounds on the GPU for at least this many buckets at
+once (a block each); fewer run on the CPU."""
+
 CANON_MIN_SET = 16
 """Sets of at least this many answers are looked up (and stored) in the memo of an exact search
 as the least image of their moves under a code game's symmetries (``kernels.canonical_cpu``):

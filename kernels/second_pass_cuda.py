@@ -3,16 +3,18 @@
 One block per bucket (grid-stride over the units), its threads over the guesses. A thread
 counts its guess's distinct replies on the bucket from the answer-major matrix (``tmat[a, g]``:
 neighbouring threads read neighbouring bytes) in a 256-bit mask of four registers, which gives
-``q(g)``; only where ``q(g)`` is below the block's least ``t`` so far (a shared cell, started
-at the unit's cap) does it work out ``t(g)``: the sizes of the sub-buckets from three masks
-(replies seen once, twice, three times or more), and for each sub-bucket of three or more
-whether one of its members splits it. ``atomic.min`` keeps the least. A stale read of the
-shared cell only costs work: every guess with ``t(g)`` below the result is worked out, so the
-result is ``min(cap, min over g of t(g))``, the CPU twin's, whatever the order of the threads.
+``q(g)``. Then, level by level from the least ``q`` up, the guesses whose ``q`` is the level
+work out ``t(g)`` while the level is below the block's least ``t`` so far (a shared cell,
+started at the unit's cap): the sizes of the sub-buckets from three masks (replies seen once,
+twice, three times or more), and for each sub-bucket of three or more whether one of its
+members splits it. ``atomic.min`` keeps the least. Every guess with ``t(g)`` below the result
+has ``q(g)`` below it too and is worked out, so the result is ``min(cap, min over g of t(g))``,
+the CPU twin's, whatever the order of the threads.
 """
 
 from numba import cuda
 from numba import int64 as numba_int64
+from numba import uint16 as numba_uint16
 from numba import uint64 as numba_uint64
 
 from . import levels
@@ -22,6 +24,13 @@ level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 
 WORDS = 4
 """64-bit words of a reply mask (256 replies: the exact searches' uint8 codes)."""
+
+SHARED_GUESSES = 16384
+"""Guesses whose ``q`` a block keeps in shared memory (uint16: 32 KiB); with more guesses each
+level works ``q`` out again."""
+
+FLOOR_MAX = 65535
+"""The largest ``q`` kept (uint16): units capped below it keep every ``q`` they compare exactly."""
 
 
 @cuda.jit(device=True, inline=True)
@@ -125,30 +134,60 @@ def _cost_bound(codes, tmat, answer_rows, perm, lo, hi, g, solved, left, branche
     return max(total, m + level_bound(m - s, left - 1, branches, nb - s))
 
 
+@cuda.jit(device=True, inline=True)
+def _floor(tmat, perm, lo, hi, g, solved, left, branches):
+    """Return ``q(g)`` of guess column ``g`` on the bucket ``perm[lo:hi]``."""
+    m = hi - lo
+    nb, s = _replies(tmat, perm, lo, hi, g, solved)
+    return m + max(2 * (m - s) - (nb - s), level_bound(m - s, left - 1, branches, nb - s))
+
+
 @cuda.jit
 def second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, branches, members_only, out):
     """Fill ``out[u]`` with the second-pass bound of bucket ``perm[units[u, 0]:units[u, 1]]``
     capped at ``units[u, 2]`` (``kernels.second_pass_cpu.second_pass``); ``tmat`` is the
-    answer-major matrix (``tmat[a, g] == codes[g, a]``)."""
-    best = cuda.shared.array(1, dtype=numba_int64)
+    answer-major matrix (``tmat[a, g] == codes[g, a]``).
+
+    A block first finds every guess's ``q`` (kept in shared memory where they fit) and the
+    least; then it works out ``t`` level by level, for the guesses whose ``q`` is the level,
+    until the level reaches the least ``t`` found: like the CPU twin's increasing order, so
+    that few guesses are worked out beyond those the result needs."""
+    floors = cuda.shared.array(SHARED_GUESSES, dtype=numba_uint16)
+    cell = cuda.shared.array(3, dtype=numba_int64)  # least t (the bound), least q, go on?
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     for u in range(cuda.blockIdx.x, units.shape[0], cuda.gridDim.x):
         lo = units[u, 0]
         hi = units[u, 1]
-        m = hi - lo
+        count = hi - lo if members_only else guesses.shape[0]
+        kept = count <= SHARED_GUESSES and units[u, 2] < FLOOR_MAX
         if tid == 0:
-            best[0] = units[u, 2]
+            cell[0] = units[u, 2]
+            cell[1] = INF
         cuda.syncthreads()
-        count = m if members_only else guesses.shape[0]
         for t in range(tid, count, step):
             g = answer_rows[perm[lo + t]] if members_only else guesses[t]
-            nb, s = _replies(tmat, perm, lo, hi, g, solved)
-            q = m + max(2 * (m - s) - (nb - s), level_bound(m - s, left - 1, branches, nb - s))
-            if q < best[0]:
-                cost = _cost_bound(codes, tmat, answer_rows, perm, lo, hi, g, solved, left, branches, best[0])
-                cuda.atomic.min(best, 0, cost)
+            q = _floor(tmat, perm, lo, hi, g, solved, left, branches)
+            if kept:
+                floors[t] = min(q, FLOOR_MAX)
+            cuda.atomic.min(cell, 1, q)
         cuda.syncthreads()
+        level = cell[1]
+        while True:
+            cuda.syncthreads()
+            if tid == 0:
+                cell[2] = 1 if level < cell[0] else 0
+            cuda.syncthreads()
+            if cell[2] == 0:
+                break
+            for t in range(tid, count, step):
+                g = answer_rows[perm[lo + t]] if members_only else guesses[t]
+                q = floors[t] if kept else _floor(tmat, perm, lo, hi, g, solved, left, branches)
+                if q == level and level < cell[0]:
+                    cost = _cost_bound(codes, tmat, answer_rows, perm, lo, hi, g, solved, left, branches,
+                                       cell[0])
+                    cuda.atomic.min(cell, 0, cost)
+            level += 1
         if tid == 0:
-            out[u] = best[0]
+            out[u] = cell[0]
         cuda.syncthreads()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.backend import CpuBackend
 from ..core.patterns import PatternMatrix
 
 INF = 1 << 40
@@ -33,6 +34,12 @@ class FirstPass:
     def complete(self, j: int) -> bool:
         """Return whether start ``j``'s scan ran to its end (its bounds are not cut short)."""
         return self.cutoff >= INF or self.totals[j] < self.cutoff
+
+    def raise_to(self, j: int, known: np.ndarray, n: int) -> None:
+        """Raise start ``j``'s bucket bounds to the proven ``known`` ones (a start word over ``n``
+        answers), and its total with them."""
+        self.buckets[j] = np.maximum(self.buckets[j], known)
+        self.totals[j] = min(n + int(self.buckets[j].sum()), INF)
 
 
 def guess_caps(table: np.ndarray) -> np.ndarray:
@@ -54,7 +61,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     """
     from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
 
-    if pm.backend.name == "cuda" and len(starts) and pm.backend.offloads(len(answers), pm.game.n_patterns):
+    if on_gpu(pm, len(answers), len(starts)):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
@@ -70,6 +77,16 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
                  guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
                  limit, PAIR_MAX if pair_max is None else pair_max, buckets, totals)
     return FirstPass(starts, totals, buckets, limit)
+
+
+def on_gpu(pm: PatternMatrix, answers: int, starts: int) -> bool:
+    """Return whether the first pass of ``starts`` start words over ``answers`` answers runs on
+    the GPU: on the CUDA backend, for enough start words to fill it (a few start words are
+    quicker on the CPU, which also stops at a cutoff)."""
+    from ..kernels import config
+
+    return (pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
+            and pm.backend.offloads(answers, pm.game.n_patterns))
 
 
 def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray, left: int,
@@ -111,14 +128,19 @@ def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: 
     over the answer columns ``answers``, ``left`` guesses to go after them; normal or consistent
     mode): every bucket of 3 or more answers answered by the guess ``rows`` (by its own answers
     with ``members_only``), no guess leaving more than ``branches`` unsolved replies on any of its
-    subsets. One GPU launch on the CUDA backend, the CPU twin otherwise."""
+    subsets. One GPU launch on the CUDA backend for enough buckets (``kernels.config``), the
+    CPU twin otherwise."""
+    from ..kernels import config
+
     answers = np.asarray(answers, np.int32)
     buckets = first.buckets.copy()
     perm, units, where = _second_pass_units(pm, answers, first, left)
     if len(units):
-        out = pm.backend.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
-                                     np.ascontiguousarray(rows, np.int32), pm.game.solved,
-                                     pm.game.n_patterns, left, branches, members_only)
+        gpu = pm.backend.name == "cuda" and len(units) >= config.SECOND_PASS_GPU_MIN_UNITS
+        engine = pm.backend if gpu else CpuBackend()
+        out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
+                                 np.ascontiguousarray(rows, np.int32), pm.game.solved, pm.game.n_patterns,
+                                 left, branches, members_only)
         buckets[where[:, 0], where[:, 1]] = np.maximum(buckets[where[:, 0], where[:, 1]], out)
     totals = np.minimum(len(answers) + buckets.sum(axis=1), INF)
     return SecondPass(np.asarray(first.starts), totals, buckets)
@@ -169,9 +191,20 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
 _ROOT: dict[tuple[int, str], tuple[PatternMatrix, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> np.ndarray:
+def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray,
+                     cutoff: int | None = None) -> np.ndarray:
     """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
-    (the guess table and reply matrix they need are kept for the next call)."""
+    (each scan stopped once its bound reaches ``cutoff``: then a proven bound >= it, not the
+    whole first pass); the guess table and reply matrix they need are kept for the next call."""
+    rows, caps, replies = _root(pm, mode)
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
+                      cutoff=cutoff, replies=replies).totals
+
+
+def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (the guess rows that may answer a start word's buckets in ``mode``, their caps, the
+    answer-major replies), kept for the last matrix and mode."""
     from .optimal import guess_table
 
     key = (id(pm), mode)
@@ -182,10 +215,18 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
         replies = np.zeros((0, 0), np.uint8) if mode == "consistent" else answer_replies(pm, answers, rows)
         _ROOT.clear()
         _ROOT[key] = (pm, rows, guess_caps(guess_table(pm, answers, rows)), replies)
-    _, rows, caps, replies = _ROOT[key]
+    return _ROOT[key][1:]
+
+
+def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> SecondPass:
+    """Return the second-pass bounds of the start rows ``starts`` over every answer in normal or
+    consistent ``mode`` (on whole first passes: no cutoff)."""
+    members_only = mode == "consistent"
+    rows, caps, replies = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
-    return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
-                      replies=replies).totals
+    first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only,
+                       replies=replies)
+    return second_pass(pm, answers, first, rows, max_guesses - 1, pm.branches, members_only)
 
 
 def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:
