@@ -1,16 +1,17 @@
 """The whole proof: the best first guess over every candidate, as a resumable long run.
 
-Four phases, all recorded in a run directory (``gpusolve.runs.runstore``), so that a run killed
+Three phases, all recorded in a run directory (``gpusolve.runs.runstore``), so that a run killed
 at any moment loses at most the batch or the start word in flight, and a second run with the
 same options picks up where the first stopped:
 
-0. **Seed.** The ``keep`` most promising candidates (by size bound) are searched exactly first
-   (units ``WORD``): their totals give the cutoff the first pass stops at.
 1. **First pass.** Every candidate's first-pass bound (``gpusolve.search.bounds``), in batches
-   (units ``first-pass:WORD``, results ``{"bound": B}``), each scan stopped once its bound
-   reaches the cutoff (a proven ``B >= cutoff`` then). Deterministic, so fanned out like any
-   other unit (``gpusolve.runs.fanout``), in this process or on a Dask cluster; batches of
-   thousands where the GPU computes them (``kernels.config.FIRST_PASS_GPU_MIN_STARTS``).
+   (units ``first-pass:WORD``, results ``{"bound": B}``), by increasing size bound.
+   Deterministic, so fanned out like any other unit (``gpusolve.runs.fanout``), in this process
+   or on a Dask cluster; batches of thousands where the GPU computes them
+   (``kernels.config.FIRST_PASS_GPU_MIN_STARTS``). After the first batch, the ``keep`` start
+   words of least bound so far are searched exactly (the **seeds**, units ``WORD``): their
+   totals give a cutoff, and every later scan stops once its bound reaches it (a proven
+   ``B >= cutoff`` then).
 2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
    first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
    units ``second-pass:WORD``), which refute most of them; the others' searches start from
@@ -236,17 +237,21 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         search = _Search(pm, job, store, words, rows, keep, progress)
         clock = _Clock()
         try:
+            batch = GPU_PASS_UNITS if on_gpu(pm, pm.shape[1], GPU_PASS_UNITS) else FIRST_PASS_UNITS
+            with clock("first_pass"):
+                _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
             with clock("seed"):
+                search.seed()
                 search.run(workers, scheduler, backend, memo_mb)
             with clock("first_pass"):
-                _first_pass(search, scheduler, workers, backend)
+                _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend)
             if second_pass and mode != "hard":
                 with clock("second_pass"):
                     search.second_pass()
             with clock("search"):
                 search.run(workers, scheduler, backend, memo_mb)
         except KeyboardInterrupt:
-            if not search.bound:
+            if len(search.bound) < len(words):
                 done = sum(1 for u in store.finished() if u.startswith(FIRST))
                 return Proof(job, path, len(words), {}, 0, 0, complete=False,
                              seconds=time.perf_counter() - started, searched_now=search.searched_now,
@@ -271,13 +276,14 @@ class _Clock:
             self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
 
 
-def _first_pass(search: _Search, scheduler: str | None, workers: int, backend: str | None) -> None:
-    """Compute the first-pass bounds the store lacks (stopped at the cutoff the seeds gave), in
-    this process or on the Dask cluster, and hand them to the search."""
+def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: int, scheduler: str | None,
+                workers: int, backend: str | None) -> None:
+    """Compute the first-pass bounds of ``words`` the store lacks (each scan stopped once its bound
+    reaches ``cutoff``), ``batch`` at a time, in this process or on the Dask cluster, and hand
+    every bound recorded to the search."""
     pm, store = search.pm, search.store
-    units = [(FIRST + w, search.position[w]) for w in search.words]
-    job = replace(search.job, task="first-pass", cutoff=search.cutoff())
-    batch = GPU_PASS_UNITS if on_gpu(pm, pm.shape[1], GPU_PASS_UNITS) else FIRST_PASS_UNITS
+    units = [(FIRST + w, search.position[w]) for w in words]
+    job = replace(search.job, task="first-pass", cutoff=cutoff)
 
     def on_batch(done: int, total: int, _rows: list) -> None:
         if search.progress:
@@ -289,7 +295,7 @@ def _first_pass(search: _Search, scheduler: str | None, workers: int, backend: s
     else:
         _first_pass_here(pm, job, store, units, on_batch, batch)
     found = store.results()
-    search.set_bounds({w: int(found[FIRST + w]["bound"]) for w in search.words})
+    search.set_bounds({w: int(found[FIRST + w]["bound"]) for w in search.words if FIRST + w in found})
 
 
 def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[tuple[str, int]],
@@ -324,17 +330,28 @@ class _Search:
         self.buckets: dict[Word, np.ndarray] = {}
         """Second-pass bucket bounds computed in this process, handed to the words' searches."""
         self.bound: dict[Word, int] = {}
-        """First-pass bounds (empty until the first pass: then only the seeds are pending)."""
-        self.queue = list(words[:keep])
+        """First-pass bounds known so far."""
+        self.queue: list[Word] = []
+        """The words to search, in order: the seeds, then every candidate by increasing bound."""
+        self.phase = SEED_PHASE
+        """What the searches under way are (the progress phase they report)."""
         self.searched_now = 0
         self.complete = False
         self.memos: dict = {}
         """Start word -> ``Options`` holding the memo tables its search left (``Proof.memos``)."""
 
     def set_bounds(self, bound: dict[Word, int]) -> None:
-        """Take the first-pass bounds: every candidate joins the queue, by increasing bound."""
+        """Take the first-pass bounds known; once every candidate has one, every candidate joins
+        the queue, by increasing bound."""
         self.bound = bound
-        self.queue = sorted(self.words, key=lambda w: (bound[w], self.position[w]))
+        if len(bound) == len(self.words):
+            self.queue = sorted(self.words, key=lambda w: (bound[w], self.position[w]))
+            self.phase = SEARCH_PHASE
+
+    def seed(self) -> None:
+        """Queue the seeds: the ``keep`` words of least first-pass bound known so far."""
+        self.queue = sorted(self.bound, key=lambda w: (self.bound[w], self.position[w]))[:self.keep]
+        self.phase = SEED_PHASE
 
     def exact(self) -> list[int]:
         """Return the exact totals found, in increasing order."""
@@ -357,8 +374,7 @@ class _Search:
         return "second" if self.second.get(word, 0) >= cut else None
 
     def pending(self) -> list[Word]:
-        """Return the words still to search, by increasing bound (before the first pass: the
-        seeds)."""
+        """Return the words of the queue still to search."""
         cut = self.cutoff()
         return [w for w in self.queue if w not in self.results and not self.refuted(w, cut)]
 
@@ -393,8 +409,7 @@ class _Search:
         if self.progress:
             best = min(((r["value"], self.position[w], w) for w, r in self.results.items()
                         if r["exact"] and r["value"] is not None), default=None)
-            phase = SEARCH_PHASE if self.bound else SEED_PHASE
-            self.progress(Progress(phase, self.searched_now, self.searched_now + len(self.pending()),
+            self.progress(Progress(self.phase, self.searched_now, self.searched_now + len(self.pending()),
                                    "" if best is None else f"best {best[2]} ({best[0]:,})"))
 
     def run(self, workers: int, scheduler: str | None, backend: str | None, memo_mb: int) -> None:
