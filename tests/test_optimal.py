@@ -299,13 +299,13 @@ def test_cli_errors(args, message):
 )
 def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode, seed, depth):
     """The kernel's contract for every beta: exact below it, a true lower bound at or above it."""
+    from gpusolve.kernels.config import INF as big
     from gpusolve.search.optimal import _Context, _Workspace
 
     pm = random_instance(kind, seed, 12, 24)
     ctx = _Context(pm, mode, 6)
     rng = random.Random(seed)
     stop = np.zeros(1, np.int64)
-    big = 1 << 40
     for size in (3, 4, 6, 12):
         cols = sorted(rng.sample(range(len(pm.answers)), size))
         sub = small_matrix(pm.game, pm.guesses, [pm.answers[i] for i in cols])

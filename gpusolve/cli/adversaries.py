@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..search.defaults import DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
     Answers,
@@ -51,7 +52,7 @@ def worst_case_cmd(
     budget: Budget = 2_000_000_000,
     time_limit: TimeLimit = None,
     pair_mb: Annotated[int, typer.Option("--pair-mb", min=0,
-                                         help="Memory for cached pair separators, MiB.")] = 256,
+                                         help="Memory for cached pair separators, MiB.")] = DEFAULT_PAIR_MB,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,

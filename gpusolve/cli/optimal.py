@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError, Note
+from ..kernels.config import INF
+from ..search.defaults import DEFAULT_MEMO_MB, DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
     Answers,
@@ -34,10 +36,6 @@ from .app import (
     print_json,
 )
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
-
-DEFAULT_MEMO_MB = 512  # gpusolve.search.optimal.DEFAULT_MEMO_MB (numba is imported only when a command runs)
-DEFAULT_PAIR_MB = 256  # gpusolve.search.worstcase.DEFAULT_PAIR_MB
-CUTOFF_MAX = 1 << 40  # the search's infinity
 
 
 def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
@@ -104,7 +102,7 @@ def optimal_tree(
         "best start words by --metric, or 'all' [default: all; with --rank 10].")] = None,
     state: State = None,
     cutoff: Annotated[int | None, typer.Option(
-        "--cutoff", min=1, max=CUTOFF_MAX, help="Only whether the total is below T matters.")] = None,
+        "--cutoff", min=1, max=INF, help="Only whether the total is below T matters.")] = None,
     mode: Mode = "normal",
     max_guesses: Annotated[int, typer.Option(
         "--max-guesses", min=1, help="Every answer within N guesses.")] = 6,

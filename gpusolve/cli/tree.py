@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..search.defaults import FREE_MIN
 from .app import (
     METRIC_HELP,
     OUT_HELP,
@@ -31,7 +32,6 @@ from .app import (
     print_json,
 )
 
-FREE_MIN = 3  # gpusolve.search.greedy.FREE_MIN (numba is imported only when a command runs)
 Metric = Annotated[str, name_option(
     "--metric", f"Metric minimized at every node: {METRIC_HELP}; prefix anti- to reverse it.")]
 FreeMax = Annotated[int | None, typer.Option(

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.patterns import PatternMatrix
-
-INF = 1 << 40
+from ..kernels.config import INF
 
 
 @dataclass

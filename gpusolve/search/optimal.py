@@ -23,12 +23,11 @@ from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
+from ..kernels.config import INF
 from ..runs.subproblems import Entries
 from .bounds import answer_replies, first_pass, guess_caps, size_bound
+from .defaults import DEFAULT_MEMO_MB
 from .plumbing import Budget, OnProgress, Progress
-
-DEFAULT_MEMO_MB = 512
-"""Memo size (MiB, all workers together); each entry takes ``memo_entry_bytes`` bytes."""
 
 COLLIDE = False
 """Test hook: give every answer set the same memo keys, so that every lookup is a hash collision
@@ -381,9 +380,10 @@ FIRST_PASS_BATCH = 64
 best total known when the batch starts."""
 
 
-NO_CUTOFF = 1 << 39
+NO_CUTOFF = INF >> 1
 """A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
-none known yet) first gets one from its greedy tree (``_Search.greedy_total``)."""
+none known yet) first gets one from its greedy tree (``_Search.greedy_total``): half of ``INF``,
+so that no cutoff made of a real total (far below) reaches it, and ``INF`` less any bounds does."""
 
 
 def _bucket_bound(m: int, left: int, branches: int) -> int:
@@ -399,7 +399,7 @@ class _Choice:
     """The guesses settled for one answer set so far (kept when a search is interrupted)."""
 
     found: list[Alternative] = field(default_factory=list)
-    lower: int = 1 << 40
+    lower: int = INF
     tried: int = 0
     candidates: int = 0
     restricted: bool = False
@@ -507,8 +507,6 @@ class _Search:
               beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
         or -1) of a large set, searched here and remembered."""
-        from ..kernels.optimal_cpu import INF
-
         key = (answers.tobytes(), depth, self.ctx.identity(path))
         known = self.large.get(key)
         if known is not None and (known[1] or known[0] >= beta):
@@ -531,7 +529,6 @@ class _Search:
         """Return the total of the greedy entropy tree over ``answers`` (V is at most it) when it
         finds every one within ``depth`` guesses it may make (normal mode with every guess
         allowed, or consistent mode), else INF: a cutoff where the caller has none."""
-        from ..kernels.optimal_cpu import INF
         from .greedy import greedy_tree
 
         pm = self.ctx.pm
@@ -552,8 +549,6 @@ class _Search:
         Guesses are taken by increasing size bound (``limit``: only that many); over large
         sets, batches of them get first-pass bounds first, and those refuted by them are
         settled without a search."""
-        from ..kernels.optimal_cpu import INF
-
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
@@ -628,8 +623,6 @@ class _Search:
 
         ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass).
         Large buckets are searched here (largest first), the others in the worker threads."""
-        from ..kernels.optimal_cpu import INF
-
         n = len(answers)
         kids = [k for k in self.ctx.children(answers, rows, g, path) if k[0] != self.ctx.solved]
         kids.sort(key=lambda k: -len(k[1]))
@@ -699,8 +692,6 @@ class _Search:
     def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
                    ws: _Workspace | None, hist: History = None) -> tuple[int, int, _Workspace | None]:
         """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
-        from ..kernels.optimal_cpu import INF
-
         if len(answers) >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
             value, guess = self.value(answers, depth, rows, path, INF, hist)
             return value, guess, None
@@ -713,8 +704,6 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, pa
           guess: int | None = None, ws: _Workspace | None = None, hist: History = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, the set the guess rows ``hist`` leave, and
     its total), guess fixed when given."""
-    from ..kernels.optimal_cpu import INF
-
     ctx = search.ctx
     pm = ctx.pm
     n = len(answers)
@@ -801,8 +790,6 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     first-pass bounds, with the best total so far as the cutoff; a result ``interrupted`` by
     Ctrl-C, the time limit or ``options.budget`` holds the best found so far, not proven best.
     """
-    from ..kernels.optimal_cpu import INF
-
     q, o = question, options or Options()
     mode = check_mode(q.mode)
     moves = list(q.moves)

@@ -24,13 +24,12 @@ from ..kernels import worstcase_cpu as k
 from ..kernels.canonical_cpu import new_canon
 from ..kernels.stats import BRANCHES, MAX
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
+from .defaults import DEFAULT_PAIR_MB
 from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 1_955_2022
 MAX_LEVELS = 32
 """The most guesses of history and search the compiled search's symmetry state holds."""
-DEFAULT_PAIR_MB = 256
-"""Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
 MAX_PAIR_TABLE = 1 << 25
 """Largest answer-pair index table (entries) the pair cache may allocate; beyond it (huge
 answer lists) sets with 3 guesses left are searched without it."""
