@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import gpusolve.cli
 from gpusolve.core.backend import CpuBackend
-from gpusolve.core.errors import GpusolveError
+from gpusolve.core.errors import GpusolveError, Infeasible
 from gpusolve.core.games import jotto_allowable, make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.core.patterns import PatternMatrix, pattern_matrix
@@ -194,6 +194,17 @@ def test_infeasible_depth_is_an_error():
         solve(pm, Question(max_guesses=2, mode="consistent"))
 
 
+def test_infeasible_is_told_apart_by_its_class_not_its_message():
+    """Callers that expect impossibility (rankings, proofs) catch ``Infeasible``; other errors
+    (here a bad start word) are not of that class."""
+    pm = random_instance("jotto", 5, 12, 20)
+    with pytest.raises(Infeasible):
+        solve(pm, Question(max_guesses=1))
+    with pytest.raises(GpusolveError) as bad:
+        solve(pm, Question(start="QQQQQ"))
+    assert not isinstance(bad.value, Infeasible)
+
+
 def test_cutoff_answers_at_least():
     pm = random_instance("wordle", 11, 12, 30)
     best = solve(pm, Question(max_guesses=5)).total
@@ -300,6 +311,7 @@ def test_cli_errors(args, message):
 def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode, seed, depth):
     """The kernel's contract for every beta: exact below it, a true lower bound at or above it."""
     from gpusolve.kernels.config import INF as big
+
     from gpusolve.search.optimal import _Context, _Workspace
 
     pm = random_instance(kind, seed, 12, 24)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..core.errors import GpusolveError, Note
+from ..core.errors import GpusolveError, Infeasible, Note
 from ..kernels.config import INF
 from ..search.defaults import DEFAULT_MEMO_MB, DEFAULT_PAIR_MB
 from .app import (
@@ -248,7 +248,7 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
     if not proof.complete:
         raise KeyboardInterrupt(proof.statement())
     if not proof.best and cutoff is None:
-        raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+        raise Infeasible(f"no strategy finds every answer within {max_guesses} guesses")
     result = None
     if proof.best:
         best = proof.best[0][0]

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
 from ..core.words import Word
@@ -329,9 +329,7 @@ class _Search:
                     res = solve(self.pm, question, replace(options, budget=stop))
                     with lock:
                         self.memos[word] = options
-                except GpusolveError as e:
-                    if not str(e).startswith("no strategy"):
-                        raise
+                except Infeasible:
                     return {"value": None, "exact": True}, 0
                 if res.interrupted:
                     return None, res.nodes

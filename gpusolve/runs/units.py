@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.games import make_game
 from ..core.modes import check_mode, hard_mode_allows
 from ..core.patterns import PatternMatrix, pattern_matrix
@@ -291,9 +291,7 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
         try:
             res = solve(pm, Question(start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
                                      cutoff=job.cutoff), options)
-        except GpusolveError as e:
-            if not str(e).startswith("no strategy"):
-                raise
+        except Infeasible:
             memo.end_unit()
             out.append({"value": None, "exact": True})  # impossible within max_guesses
             continue

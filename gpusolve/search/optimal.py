@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.history import remaining_answers
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
@@ -879,7 +879,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
             result.proven = True
         else:
             search.close()
-            raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+            raise Infeasible(f"no strategy finds every answer within {max_guesses} guesses")
     result.nodes = search.nodes
     result.counters = search.counters()
     if not interrupted:

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import kernel_tables
 from ..core.trees import Node, Tree, scores
@@ -336,7 +336,7 @@ def _least_depth(s: _Search, members: np.ndarray, start: Word | None, min_depth:
         if ok:
             return depth, refuted
         refuted.append(depth)
-    raise GpusolveError(f"no strategy always wins within {max_depth} guesses")
+    raise Infeasible(f"no strategy always wins within {max_depth} guesses")
 
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,
