@@ -22,8 +22,8 @@ from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
 from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
 from gpusolve.runs.startrank import proof_statement, rank_exact, rank_trees
-from gpusolve.runs.subproblems import Entries
 from gpusolve.runs.units import Subproblems, make_job, reference_value
+from gpusolve.search.memo import Entries
 
 
 @pytest.fixture(scope="module")

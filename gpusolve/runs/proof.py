@@ -175,7 +175,8 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     ``scheduler`` is named) [default: the cores]. Ctrl-C stops it cleanly: what is finished is kept.
     """
     from ..search.bounds import size_bound
-    from ..search.optimal import DEFAULT_MEMO_MB, guess_table
+    from ..search.defaults import DEFAULT_MEMO_MB
+    from ..search.optimal import guess_table
 
     started = time.perf_counter()
     if cutoff is not None and cutoff < 1:
@@ -304,7 +305,8 @@ class _Search:
         return by_bound, by_search
 
     def _run_here(self, workers: int, memo_mb: int) -> None:
-        from ..search.optimal import MemoTable, Options, Question, solve
+        from ..search.memo import MemoPool
+        from ..search.optimal import Options, Question, solve
         from ..search.plumbing import Budget
 
         stop = Budget(None)  # shared: Ctrl-C here stops every worker's search
@@ -312,16 +314,16 @@ class _Search:
         # gets several threads of its own
         inner = max(1, workers // max(1, len(self.pending())))
         workers = max(1, workers // inner)
-        free: list[list[MemoTable]] = [[] for _ in range(workers)]
+        free = [MemoPool() for _ in range(workers)]
         lock = threading.Lock()
         per_search = max(1, memo_mb // workers)
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
-                tables = free.pop()
-                for w in [w for w, o in self.memos.items() if o.tables is tables]:
+                memos = free.pop()
+                for w in [w for w, o in self.memos.items() if o.memos is memos]:
                     del self.memos[w]  # those tables are about to hold another word's search
-            options = Options(memo_mb=per_search, workers=inner, tables=tables)
+            options = Options(memo_mb=per_search, workers=inner, memos=memos)
             try:
                 try:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
@@ -338,7 +340,7 @@ class _Search:
                 return exact_result(int(res.total), True, cutoff), res.nodes
             finally:
                 with lock:
-                    free.append(tables)
+                    free.append(memos)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             running: dict = {}

@@ -275,7 +275,7 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                threads: int | None = None) -> list[dict]:
     """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.search.optimal``.
 
-    The searches share ``memo.tables`` (the compiled memo, kept by the worker from unit to unit)
+    The searches share ``memo.memos`` (the compiled memo, kept by the worker from unit to unit)
     after loading the run store's entries into them, and add to ``memo`` the ``PER_UNIT`` new
     entries of each start word with the most work (at least ``MIN_WORK``) for the store; with
     ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
@@ -286,7 +286,7 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     for r in rows:
         options = Options(workers=threads)
         if memo.reuse:  # the memo tables stay with the worker; new store snapshots go into them
-            options = Options(workers=threads, known=memo.take_pending(), tables=memo.tables,
+            options = Options(workers=threads, known=memo.take_pending(), memos=memo.memos,
                               keep_subproblems=PER_UNIT, min_work=MIN_WORK)
         try:
             res = solve(pm, Question(start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,

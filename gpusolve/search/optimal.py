@@ -24,9 +24,9 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
 from ..kernels.config import INF
-from ..runs.subproblems import Entries
 from .bounds import answer_replies, first_pass, guess_caps, size_bound
 from .defaults import DEFAULT_MEMO_MB
+from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
 
 COLLIDE = False
@@ -90,62 +90,6 @@ class OptimalResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
         }
-
-
-def memo_entry_bytes(width: int, rule_width: int) -> int:
-    """Return the bytes of one memo slot recording up to ``width`` moves and a combined hard-mode
-    rule of ``rule_width`` numbers."""
-    return 43 + 4 * width + rule_width
-
-
-def _table_size(entries: int) -> int:
-    """Return the memo slots used for a budget of ``entries``: a power of two, at least 16."""
-    return max(16, 1 << max(4, entries.bit_length() - 1))
-
-
-class MemoTable:
-    """One worker thread's memo for the compiled search: kept across searches over the same
-    game, lists and mode (``owner``), so that a later search starts with what earlier ones found."""
-
-    def __init__(self, entries: int, owner: tuple, width: int, rule_width: int) -> None:
-        """``width``: the most moves from the root set an entry records (longer ones are not kept);
-        ``rule_width``: the length of a combined hard-mode rule (Wordle; else 0)."""
-        from ..kernels.optimal_cpu import Memo
-
-        entries = _table_size(entries)
-        self.owner = owner
-        self.mask = entries - 1
-        self.width = width
-        self.memo = Memo(
-            mk1=np.zeros(entries, np.uint64), mk2=np.zeros(entries, np.uint64),
-            mval=np.zeros(entries, np.int64), mguess=np.zeros(entries, np.int32),
-            mflag=np.zeros(entries, np.int8), msize=np.zeros(entries, np.int32),
-            mwork=np.zeros(entries, np.int64),  # negative: known before (preloaded or harvested)
-            mdepth=np.zeros(entries, np.int8), mlen=np.zeros(entries, np.int8),
-            mpath=np.zeros((entries, width), np.int32), mrule=np.zeros((entries, rule_width), np.int8),
-        )
-
-    def preload(self, known: Entries, ctx: _Context) -> None:
-        """Put known subproblem entries (from a run store) in the memo."""
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, memo_preload
-
-        if len(known):
-            params = ctx.params.copy()
-            params[P_MEMO_MASK] = self.mask
-            memo_preload(self.memo, params, ctx.glet, known.k1, known.k2, known.value, known.exact,
-                         known.guess, known.size, known.work, known.depth, known.lengths(),
-                         np.ascontiguousarray(known.path), np.zeros(N_STATS, np.int64))
-
-    def harvest(self) -> Entries:
-        """Return the entries computed since the last harvest; from now on they count as known."""
-        from ..kernels.optimal_cpu import EXACT, memo_harvest
-
-        m = self.memo
-        i = memo_harvest(m.mflag, m.mwork)
-        path = m.mpath[i].copy()
-        path[np.arange(self.width) >= m.mlen[i][:, None]] = -1
-        return Entries(m.mk1[i], m.mk2[i], m.mval[i], m.mflag[i] == EXACT, m.mguess[i], m.msize[i],
-                       -m.mwork[i] - 1, m.mdepth[i], path)
 
 
 class _Workspace:
@@ -429,21 +373,14 @@ class _Search:
     by guess with first-pass bounds; smaller ones by the compiled search in worker threads."""
 
     def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: OnProgress | None,
-                 known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
-        entries = max(16, int(memo_mb * 2**20 / memo_entry_bytes(ctx.path_width, ctx.rule_width)
-                              / max(workers, 1)))
-        if tables is not None:  # kept across searches: replaced only when they do not fit this one
-            fits = len(tables) == workers and all(
-                t.owner == ctx.owner and t.mask == _table_size(entries) - 1 and t.width == ctx.path_width
-                for t in tables)
-            if not fits:
-                tables[:] = [MemoTable(entries, ctx.owner, ctx.path_width, ctx.rule_width)
-                             for _ in range(workers)]
+                 known: Entries | None = None, memos: MemoPool | None = None) -> None:
+        entries = table_entries(memo_mb, workers, ctx.path_width, ctx.rule_width)
+        self.memos = memos or MemoPool()
+        tables = self.memos.take(workers, entries, ctx.owner, ctx.path_width, ctx.rule_width)
         self.ctx = ctx
-        self.workspaces = [_Workspace(ctx, entries, tables[i] if tables else None) for i in range(workers)]
+        self.workspaces = [_Workspace(ctx, entries, table) for table in tables]
         if known is not None and len(known):
-            for ws in self.workspaces:
-                ws.table.preload(known, ctx)
+            self.memos.preload(known, ctx.params, ctx.glet)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers)  # even one: the main thread stays free for Ctrl-C
@@ -497,11 +434,7 @@ class _Search:
         last harvest."""
         if keep <= 0:
             return Entries.empty()
-        new = Entries.concat([ws.table.harvest() for ws in self.workspaces]).merged()
-        if len(self.workspaces) > 1:  # each thread's memo gets what the others found
-            for ws in self.workspaces:
-                ws.table.preload(new, self.ctx)
-        return new.top(keep, min_work)
+        return self.memos.harvest(self.ctx.params, self.ctx.glet).top(keep, min_work)
 
     def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
               beta: int, hist: History = None) -> tuple[int, int]:
@@ -764,11 +697,11 @@ class Options:
     """Subproblem entries of a run over the same game, lists and mode, put in the memo first."""
     keep_subproblems: int = 0
     """Return the N new memo entries with the most work (at least ``min_work``) in
-    ``result.subproblems`` (``gpusolve.runs.subproblems``)."""
+    ``result.subproblems`` (``gpusolve.search.memo.Entries``)."""
     min_work: int = 0
-    tables: list[MemoTable] | None = None
-    """A list holding the memo tables to use and keep (filled when empty or unfit), so that
-    successive searches share their memo."""
+    memos: MemoPool | None = None
+    """The caller's memo tables, so that successive searches share their memo (a search that
+    does not fit them replaces them in the pool; None: tables of this search only)."""
     progress: OnProgress | None = None
     """Hears of the first guesses settled and the buckets of the best one searched."""
     seconds: float | None = None
@@ -828,7 +761,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         if g0 not in set(rows.tolist()):
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
-    search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.tables)
+    search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.memos)
     budget = o.budget or Budget(None, o.seconds)
     search.stop = budget.flag[1:]  # the compiled searches poll it
     path = tuple(ctx.move(pm.guess_index[w], code) for w, code in moves)
@@ -889,4 +822,4 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     return result
 
 
-__all__ = ["DEFAULT_MEMO_MB", "Alternative", "MemoTable", "OptimalResult", "Options", "Question", "solve"]
+__all__ = ["Alternative", "OptimalResult", "Options", "Question", "solve"]
