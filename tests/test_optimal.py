@@ -18,7 +18,8 @@ from gpusolve.core.errors import GpusolveError, Infeasible
 from gpusolve.core.games import jotto_allowable, make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.core.patterns import PatternMatrix, pattern_matrix
-from gpusolve.core.trees import Node, load_tree, scores
+from gpusolve.core.treefiles import load_tree
+from gpusolve.core.trees import Node, scores
 from gpusolve.core.verify import verify_tree
 from gpusolve.core.words import read_words
 from gpusolve.search.optimal import Options, Question, solve
@@ -337,7 +338,7 @@ def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode,
 
 
 def test_guess_table_matches_brute_force():
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import guess_table
 
     pm = random_instance("wordle", 3, 20, 40)
     got = guess_table(pm, np.arange(20, dtype=np.int32), np.arange(40, dtype=np.int32))

@@ -176,7 +176,8 @@ def optimal_tree(
     check_outputs((out, "tree"))
     chosen = parse_candidates("all" if candidates is None else candidates)
     from ..core.history import parse_history
-    from ..core.trees import render, save_tree, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import render
     from ..search.optimal import Options, Question, solve
 
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
@@ -236,7 +237,8 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
            workers: int | None, memo_mb: int, backend: str | None, json: bool, quiet: bool, out: str | None,
            fmt: str | None, levels: int) -> None:
     """Prove the best first guess over every candidate (a resumable run), then show its tree."""
-    from ..core.trees import render, save_tree
+    from ..core.treefiles import save_tree
+    from ..core.trees import render
     from ..runs.proof import prove_best_start
     from ..search.optimal import Options, Question, solve
 

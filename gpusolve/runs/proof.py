@@ -174,9 +174,8 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     ``workers``: searches at once (threads here, or processes of a local Dask cluster when a
     ``scheduler`` is named) [default: the cores]. Ctrl-C stops it cleanly: what is finished is kept.
     """
-    from ..search.bounds import size_bound
+    from ..search.bounds import guess_table, size_bound
     from ..search.defaults import DEFAULT_MEMO_MB
-    from ..search.optimal import guess_table
 
     started = time.perf_counter()
     if cutoff is not None and cutoff < 1:

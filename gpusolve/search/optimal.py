@@ -24,7 +24,7 @@ from ..core.patterns import PatternMatrix
 from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
 from ..kernels.config import INF
-from .bounds import answer_replies, first_pass, guess_caps, size_bound
+from .bounds import answer_replies, first_pass, guess_caps, guess_table, size_bound, whole_table
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
@@ -290,29 +290,6 @@ class _Context:
             allowed = self.hard_filter(rows, g, int(p)) if self.mode == "hard" else rows
             out.append((int(p), bucket, allowed, (*path, self.move(g, p))))
         return out
-
-
-def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
-    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
-    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
-    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
-
-    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
-                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
-    table[:, 1] = table[:, 1] > 0
-    return table
-
-
-_WHOLE: dict = {}
-
-
-def whole_table(pm: PatternMatrix) -> np.ndarray:
-    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
-    if _WHOLE.get("pm") is not pm:
-        _WHOLE.clear()
-        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
-    return _WHOLE["table"]
 
 
 FIRST_PASS_MIN_ANSWERS = 256
