@@ -21,9 +21,44 @@ from ..core.errors import GpusolveError, Infeasible
 from ..core.history import remaining_answers
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
+from ..core.symmetry import kernel_tables
 from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
+from ..kernels import config
+from ..kernels.canonical_cpu import new_canon
 from ..kernels.config import INF
+from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
+from ..kernels.levels import level_bound
+from ..kernels.optimal_cpu import (
+    N_PARAMS,
+    N_STATS,
+    P_BRANCH,
+    P_COLLIDE,
+    P_COLOURS,
+    P_KIND,
+    P_LENGTH,
+    P_MEMO_MASK,
+    P_MODE,
+    P_NPAT,
+    P_PATH0,
+    P_SOLVED,
+    P_VECTOR_MAX,
+    S_BEST,
+    S_EVALUATED,
+    S_MEMO_HITS,
+    S_MEMO_STORES,
+    S_NODES,
+    S_SCANNED,
+    S_STORE_HITS,
+    SCRATCH,
+    VECTOR_MAX,
+    Scratch,
+    Shared,
+    hard_filter,
+    solve_set,
+)
+from ..kernels.replies import WORDLE
+from ..kernels.symmetry_cpu import first_of_classes, new_sym
 from .bounds import answer_replies, first_pass, guess_caps, guess_table, size_bound, whole_table
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
@@ -96,11 +131,6 @@ class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
-        from ..kernels.canonical_cpu import new_canon
-        from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH, Scratch
-        from ..kernels.symmetry_cpu import new_sym
-
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
         levels = ctx.max_guesses + 2
@@ -143,8 +173,6 @@ class _Workspace:
         """Return (value or lower bound >= beta, best guess row or -1) for one answer set: the
         one the moves ``path`` leave of the root set, and every guess row of ``hist`` leaves
         (None: unknown, the symmetries unused)."""
-        from ..kernels.optimal_cpu import P_PATH0, S_BEST, solve_set
-
         w = self.work
         w.params[P_PATH0] = len(path)
         w.path[:len(path)] = path
@@ -169,8 +197,6 @@ class _Workspace:
     @property
     def nodes(self) -> int:
         """Return the nodes this workspace has searched."""
-        from ..kernels.optimal_cpu import S_NODES
-
         return int(self.stats[S_NODES])
 
 
@@ -188,24 +214,6 @@ class _Context:
                  symmetry: bool = True, root: np.ndarray | None = None) -> None:
         """``root``: the root set's answer columns when it is not all the answers the moves
         leave (a position restricted further); memo entries are proven relative to it."""
-        from ..core.symmetry import kernel_tables
-        from ..kernels import config
-        from ..kernels.optimal_cpu import (
-            N_PARAMS,
-            P_BRANCH,
-            P_COLLIDE,
-            P_COLOURS,
-            P_KIND,
-            P_LENGTH,
-            P_MODE,
-            P_NPAT,
-            P_SOLVED,
-            P_VECTOR_MAX,
-            VECTOR_MAX,
-            Shared,
-        )
-        from ..kernels.replies import WORDLE
-
         game = pm.game
         if pm.codes.dtype != np.uint8:
             raise GpusolveError("the optimal-tree search handles games with at most 256 replies")
@@ -256,16 +264,12 @@ class _Context:
     def classes(self, hist: History, rows: np.ndarray) -> np.ndarray:
         """Return the first of ``rows`` of each class under the symmetries fixing the guess rows
         ``hist`` (all of them when the symmetries are unused)."""
-        from ..kernels.symmetry_cpu import first_of_classes
-
         if hist is None or not self.symmetric or len(rows) < 2:
             return rows
         return first_of_classes(self.glet, self.perms, self.code_row, self.pm.game.colours, hist, rows)
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> np.ndarray:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
-        from ..kernels.optimal_cpu import hard_filter
-
         out = np.empty(len(rows), np.int32)
         scratch = np.zeros(64, np.int64)
         k = hard_filter(self.params, self.glet, self.gcnt, self.glet, rows.astype(np.int32), len(rows), g, p,
@@ -310,8 +314,6 @@ so that no cutoff made of a real total (far below) reaches it, and ``INF`` less 
 def _bucket_bound(m: int, left: int, branches: int) -> int:
     """Return the least total any strategy can take on ``m`` answers within ``left`` guesses
     with at most ``branches`` unsolved replies a guess (``kernels.levels``)."""
-    from ..kernels.levels import level_bound
-
     return level_bound(m, left, branches, 1)
 
 
@@ -375,11 +377,9 @@ class _Search:
 
     def counters(self) -> dict:
         """Return the kernel counters summed over the workers."""
-        from ..kernels import optimal_cpu as k
-
         total = sum(w.stats for w in self.workspaces)
-        names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
-                 "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED, "store_hits": k.S_STORE_HITS}
+        names = {"nodes": S_NODES, "memo_hits": S_MEMO_HITS, "memo_stores": S_MEMO_STORES,
+                 "scanned": S_SCANNED, "evaluated": S_EVALUATED, "store_hits": S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
         out["first_pass_refuted"] = self.first_pass_refuted
         out["large_sets"] = len(self.large)
