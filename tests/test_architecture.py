@@ -1,10 +1,13 @@
 """The layers of docs/architecture.md: what may import what, and that no module imports a module
 that imports it (directly or round a longer cycle), read from the source: no import runs, and
-imports inside functions count like the others."""
+imports inside functions count like the others. And the start-up rule, run in a fresh process:
+the command line's help and the constants it shows load neither numpy nor numba."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +134,22 @@ def test_the_cycle_check_catches_a_planted_cycle(tmp_path):
     assert _cycles(planted) == [["gpusolve.search.a", "gpusolve.search.b", "gpusolve.search.c"],
                                 ["gpusolve.search.d", "gpusolve.search.e"]]
     assert _cycles(planted[:2] + planted[3:]) == [["gpusolve.search.d", "gpusolve.search.e"]]
+
+
+def test_start_up_loads_neither_numpy_nor_numba():
+    """``gpusolve --help`` (the CLI's modules, the defaults and ``INF`` they show) and the
+    kernels' constants import no numpy or numba: start-up stays quick."""
+    code = ("import sys\n"
+            "from gpusolve.cli import app\n"
+            "from gpusolve.kernels.config import INF\n"
+            "from gpusolve.search.defaults import DEFAULT_MEMO_MB\n"
+            "try:\n"
+            "    app(['--help'])\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_every_layer_is_known():

@@ -319,10 +319,10 @@ class _Search:
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
-                memos = free.pop()
-                for w in [w for w, o in self.memos.items() if o.memos is memos]:
+                tables = free.pop()
+                for w in [w for w, o in self.memos.items() if o.memos is tables]:
                     del self.memos[w]  # those tables are about to hold another word's search
-            options = Options(memo_mb=per_search, workers=inner, memos=memos)
+            options = Options(memo_mb=per_search, workers=inner, memos=tables)
             try:
                 try:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
@@ -339,7 +339,7 @@ class _Search:
                 return exact_result(int(res.total), True, cutoff), res.nodes
             finally:
                 with lock:
-                    free.append(memos)
+                    free.append(tables)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             running: dict = {}

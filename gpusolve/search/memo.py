@@ -3,7 +3,8 @@ them across searches, and the solved subproblems they hold as arrays (``Entries`
 
 The compiled search (``kernels/optimal_cpu.py``) reads and writes a ``MemoTable``'s arrays
 (``Memo``) and loads and lists entries in bulk (``memo_preload``, ``memo_harvest``); everything
-else about the memo is here.
+else about the memo is here. Those kernels are imported where they are called: run stores and
+greedy rankings read and write ``Entries`` without loading the exact search's kernels.
 
 An entry is what a memo holds for one subproblem: a 128-bit key (two 64-bit words; the kernel
 hashes the answer set and the depth left into it, and in hard mode the moves), which only
