@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -332,22 +331,3 @@ def load_matrix(game: str, length: int | None, colours: int | None, guesses: str
 
     return pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend,
                           jotto_order=jotto_order)
-
-
-@dataclass(frozen=True)
-class GameLists:
-    """A command's choice of game, word lists and backend (--game ... --backend), as given."""
-
-    game: str = "wordle"
-    length: int | None = None
-    colours: int | None = None
-    repeats: bool | None = None
-    black_only: bool = False
-    guesses: str | None = None
-    answers: str | None = None
-    backend: str | None = None
-
-    def matrix(self):
-        """Return the pattern matrix of these lists (``load_matrix``)."""
-        return load_matrix(self.game, self.length, self.colours, self.guesses, self.answers, self.backend,
-                           repeats=self.repeats, black_only=self.black_only)

@@ -15,7 +15,6 @@ from .app import (
     BlackOnly,
     Colours,
     Game,
-    GameLists,
     Guesses,
     Json,
     Length,
@@ -91,8 +90,10 @@ def rank(
     if by == "tree" and (state or worst):
         raise GpusolveError("--by tree ranks first guesses: it takes neither --state nor --worst")
     if by == "tree":
+        from .options import GameLists, RunOptions
+
         lists = GameLists(game, length, colours, repeats, black_only, guesses, answers, backend)
-        return runs.tree_ranking(runs.RunOptions(
+        return runs.tree_ranking(RunOptions(
             lists, mode, max_guesses, metric=metric, top=top, workers=workers, run_dir=run_dir,
             scheduler=scheduler, batch=batch, output=output, task=task, json=json, quiet=quiet))
     if by != "guess":

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,7 +18,6 @@ from .app import (
     BlackOnly,
     Colours,
     Game,
-    GameLists,
     Guesses,
     Json,
     Length,
@@ -36,7 +34,10 @@ from .app import (
     name_option,
     print_json,
 )
-from .runs import Batch, Output, RunDir, RunOptions, Scheduler, Task, exact_ranking, parse_candidates
+from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
+
+if TYPE_CHECKING:
+    from .options import TreeOptions
 
 
 def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
@@ -95,25 +96,6 @@ def _print_result(result, state: bool, scope: str) -> None:
         console.print(table)
 
 
-@dataclass(frozen=True)
-class TreeOptions(RunOptions):
-    """An ``optimal-tree`` call's options, built once from its command line and passed down:
-    those of every search command (``RunOptions``) and its own."""
-
-    objective: str = "total"
-    rank: bool = False
-    start: str | None = None
-    state: str | None = None
-    alternatives: int = 0
-    """The next-best guesses whose values are also proven (--alternatives; 4 with --state)."""
-    time_limit: float | None = None
-    out: str | None = None
-    fmt: str | None = None
-    show: int = 0
-    """Levels of the tree printed as text (--show)."""
-    pair_mb: int | None = None
-
-
 @app.command("optimal-tree")
 def optimal_tree(
     start: Annotated[str | None, typer.Option("--start", help="Fix the first guess.")] = None,
@@ -162,6 +144,8 @@ def optimal_tree(
     json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
+    from .options import GameLists, TreeOptions
+
     o = TreeOptions(
         lists=GameLists(game, length, colours, repeats, black_only, guesses, answers, backend), mode=mode,
         max_guesses=max_guesses, cutoff=cutoff, candidates=candidates, metric=metric, words=words,

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..core.errors import GpusolveError
-from ..search.defaults import DEFAULT_MEMO_MB
 from .app import (
-    GameLists,
     ProgressDisplay,
     check_outputs,
     console,
@@ -34,38 +31,8 @@ Output = Annotated[Path | None, typer.Option(
 MaxGuesses = Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed per game.")]
 Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
 
-
-@dataclass(frozen=True)
-class RunOptions:
-    """A search command's options, built once from its command line and passed down as they
-    were given: what it asks (mode, guesses, cutoff, start words), over which lists, and how it
-    runs (workers, memory, run directory, cluster, outputs)."""
-
-    lists: GameLists
-    mode: str = "normal"
-    max_guesses: int = 6
-    cutoff: int | None = None
-    candidates: str | None = None
-    """--candidates as given: a number or 'all' (None: the command's default)."""
-    metric: str = "entropy"
-    words: str | None = None
-    words_file: Path | None = None
-    top: int = 20
-    workers: int | None = None
-    memo_mb: int | None = None
-    """--memo-mb (None: ``DEFAULT_MEMO_MB``)."""
-    run_dir: Path | None = None
-    scheduler: str | None = None
-    batch: int | None = None
-    output: Path | None = None
-    task: str | None = None
-    json: bool = False
-    quiet: bool = False
-
-    @property
-    def memo(self) -> int:
-        """Return the memo size in MiB: --memo-mb, else the default."""
-        return DEFAULT_MEMO_MB if self.memo_mb is None else self.memo_mb
+if TYPE_CHECKING:
+    from .options import RunOptions
 
 
 def run_with_progress(pm, label: str, task: str, quiet: bool, call):
