@@ -18,7 +18,7 @@ from numba import uint16 as numba_uint16
 from numba import uint64 as numba_uint64
 
 from . import levels
-from .levels import INF
+from .config import INF
 
 level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 

@@ -17,8 +17,7 @@ import numpy as np
 
 from ..core.backend import CpuBackend
 from ..core.patterns import PatternMatrix
-
-INF = 1 << 40
+from ..kernels.config import INF
 
 
 @dataclass
@@ -40,6 +39,29 @@ class FirstPass:
         answers), and its total with them."""
         self.buckets[j] = np.maximum(self.buckets[j], known)
         self.totals[j] = min(n + int(self.buckets[j].sum()), INF)
+
+
+def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
+    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
+    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
+    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
+
+    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
+                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
+    table[:, 1] = table[:, 1] > 0
+    return table
+
+
+_WHOLE: dict = {}
+
+
+def whole_table(pm: PatternMatrix) -> np.ndarray:
+    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
+    if _WHOLE.get("pm") is not pm:
+        _WHOLE.clear()
+        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
+    return _WHOLE["table"]
 
 
 def guess_caps(table: np.ndarray) -> np.ndarray:
@@ -205,8 +227,6 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
 def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (the guess rows that may answer a start word's buckets in ``mode``, their caps, the
     answer-major replies), kept for the last matrix and mode."""
-    from .optimal import guess_table
-
     key = (id(pm), mode)
     if key not in _ROOT:
         answers = np.arange(pm.shape[1], dtype=np.int32)
