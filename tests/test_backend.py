@@ -84,7 +84,9 @@ def test_auto_checks_the_gpu_only_when_a_call_would_run_there(gpu_that_fails):
 @pytest.mark.parametrize(("error", "said"), [
     (AttributeError("module 'numpy' has no attribute 'row_stack'"), "pip install 'numpy<2.5'"),
     (RuntimeError("libNVVM cannot be found. Do `conda install cudatoolkit`:\nlibnvvm.so: cannot open"),
-     "finds no NVVM (CUDA's compiler library); pip install 'gpusolve[cuda13]'"),
+     "misses CUDA's compiler libraries (NVVM, NVRTC); pip install 'gpusolve[cuda13]'"),
+    (type("DynamicLibNotFoundError", (RuntimeError,), {})('Failure finding "libnvrtc.so.13 or so.12"'),
+     "misses CUDA's compiler libraries (NVVM, NVRTC); pip install 'gpusolve[cuda13]' for CUDA 13 drivers"),
     (RuntimeError("CUDA_ERROR_NO_BINARY_FOR_GPU"), "(RuntimeError: CUDA_ERROR_NO_BINARY_FOR_GPU)"),
 ])  # fmt: skip
 def test_the_check_is_a_trial_kernel_run_once(monkeypatch, error, said):

@@ -84,8 +84,9 @@ def _hint(error: Exception) -> str:
         compiler = "numba-cuda"
     if "row_stack" in text or (isinstance(error, AttributeError) and "numpy" in text):
         return f": {compiler} cannot compile with numpy {np.__version__}; pip install 'numpy<2.5'"
-    if "nvvm" in text:
-        return f": {compiler} finds no NVVM (CUDA's compiler library); pip install {CUDA_EXTRAS}"
+    libraries = ("nvvm", "nvrtc", "nvjitlink")
+    if any(name in text for name in libraries) or type(error).__name__ == "DynamicLibNotFoundError":
+        return f": {compiler} misses CUDA's compiler libraries (NVVM, NVRTC); pip install {CUDA_EXTRAS}"
     return ""
 
 
