@@ -4,16 +4,17 @@
                                 [--out DIR] [--guesses L --answers L --start WORD] [--dry-run]
 
 Rows: the pattern matrix (its kernel), partition metrics of every guess, first-pass bounds of
-every start word (each a library call in a fresh process: one untimed call, then ``--repeats``
-timed ones), the exact search from ``--start`` in normal and hard mode (search seconds and the
-whole process), the whole proof (whole process, a fresh run directory each time; its split by
-phase where the proof's JSON gives ``phases``) and ``gpusolve rank`` (whole process). Every
+every start word (each a library call in a fresh process: one untimed call over a few guesses,
+then ``--repeats`` timed ones), the exact search from ``--start`` in normal and hard mode (search
+seconds and the whole process), the whole proof (whole process, a fresh run directory each time;
+its split by phase where the proof's JSON gives ``phases``) and ``gpusolve rank`` (whole
+process). A row whose first timed run takes ``--long`` seconds or more is not repeated. Every
 process is fresh, the backends take turns, each row prints its median, and ``cpu / cuda`` is
 the speed-up. The numba cache (``$NUMBA_CACHE_DIR`` where set) and the pattern-matrix cache
 (``$GPUSOLVE_CACHE_DIR``, default under ``--out``) are warmed first by one untimed run of each
-command, so no row counts compiling.
-Without a GPU, ``--backends cpu`` runs every row on the CPU (the tests do, on tiny lists);
-``--dry-run`` prints what would run. All samples go to ``DIR/bench_gpu.json``.
+command, so no row counts compiling. Stopped early (SIGTERM, a failure), it prints the rows so
+far. Without a GPU, ``--backends cpu`` runs every row on the CPU; ``--dry-run`` prints what
+would run. All samples go to ``DIR/bench_gpu.json``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -57,9 +59,10 @@ def commands(start: str) -> list[Command]:
 
 # ---------------------------------------------------------------- in a fresh process (--call)
 
-def timed_call(name: str, backend: str, repeats: int, guesses: str, answers: str) -> list[float]:
-    """Return the seconds of ``repeats`` calls of library call ``name`` on ``backend`` (after one
-    untimed call that compiles or loads the kernels)."""
+def timed_call(name: str, backend: str, repeats: int, guesses: str, answers: str, long: float) -> list[float]:
+    """Return the seconds of ``repeats`` calls of library call ``name`` over every guess on
+    ``backend`` (one, if it takes ``long`` seconds or more), after one untimed call over a few
+    (which compiles or loads the kernels)."""
     import numpy as np
     from gpusolve.kernels.stats import N_STATS
 
@@ -71,19 +74,19 @@ def timed_call(name: str, backend: str, repeats: int, guesses: str, answers: str
     game = make_game()
     engine = get_backend(backend)
     pm = pattern_matrix(game, guesses, answers, backend)
-    rows = np.arange(pm.shape[0], dtype=np.int32)
     cols = np.arange(pm.shape[1], dtype=np.int32)
     calls = {
-        "pattern_matrix": lambda: build_codes(game, pm.guesses, pm.answers, engine),
-        "metrics": lambda: engine.reply_stats(pm.codes, rows, cols, np.array([0, len(cols)]), game.n_patterns,
-                                              game.solved, np.arange(N_STATS)),
-        "first_pass": lambda: start_first_pass(pm, "normal", 6, rows),
+        "pattern_matrix": lambda rows: build_codes(game, [pm.guesses[r] for r in rows], pm.answers, engine),
+        "metrics": lambda rows: engine.reply_stats(pm.codes, rows, cols, np.array([0, len(cols)]),
+                                                   game.n_patterns, game.solved, np.arange(N_STATS)),
+        "first_pass": lambda rows: start_first_pass(pm, "normal", 6, rows),
     }
-    calls[name]()
+    every = np.arange(pm.shape[0], dtype=np.int32)
+    calls[name](every[:8])
     seconds = []
-    for _ in range(repeats):
+    while len(seconds) < repeats and not (seconds and seconds[0] >= long):
         start = time.perf_counter()
-        calls[name]()
+        calls[name](every)
         seconds.append(time.perf_counter() - start)
     return seconds
 
@@ -144,7 +147,8 @@ class Bench:
     def call(self, name: str, backend: str, repeats: int) -> list[float]:
         """Return the seconds of a library call's timed repeats in one fresh process."""
         _, out = self.process([sys.executable, str(Path(__file__).resolve()), "--call", name, "--backend",
-                               backend, "--repeats", str(repeats), *self.lists()])
+                               backend, "--repeats", str(repeats), "--long", str(self.args.long),
+                               *self.lists()])
         return json.loads(out) if out.strip() != "{}" else [0.0]
 
     def add(self, row: str, backend: str, value) -> None:
@@ -167,9 +171,12 @@ class Bench:
                     self.add(LABELS[name], backend, seconds)
         for command in commands(self.args.start):
             repeats = self.args.proof_repeats if command.proof else self.args.repeats
+            long = set()  # the backends this command took --long seconds or more on: not repeated
             for _ in range(repeats):
-                for backend in backends:
+                for backend in [b for b in backends if b not in long]:
                     seconds, found = self.gpusolve(command, backend)
+                    if seconds >= self.args.long:
+                        long.add(backend)
                     if command.search:
                         self.add(f"{command.label} (search seconds)", backend, found.get("seconds", 0.0))
                     self.add(f"{command.label} (whole process)", backend, seconds)
@@ -218,6 +225,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each row per backend")
     parser.add_argument("--proof-repeats", type=int, default=1, help="timed runs of the whole proof")
+    parser.add_argument("--long", type=float, default=20.0,
+                        help="a row whose first timed run takes this many seconds is not repeated")
     parser.add_argument("--backends", default="cuda,cpu", type=lambda s: s.split(","))
     parser.add_argument("--guesses", default="allowed")
     parser.add_argument("--answers", default="answers")
@@ -229,20 +238,30 @@ def main() -> None:
     parser.add_argument("--backend", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.call:
-        print(json.dumps(timed_call(args.call, args.backend, args.repeats, args.guesses, args.answers)))
+        seconds = timed_call(args.call, args.backend, args.repeats, args.guesses, args.answers, args.long)
+        print(json.dumps(seconds))
         return
     if bad := set(args.backends) - {"cuda", "cpu"}:
         raise SystemExit(f"error: --backends takes cuda and cpu, not {', '.join(sorted(bad))}")
     bench = Bench(args)
     bench.out.mkdir(parents=True, exist_ok=True)
     said = "(dry run)" if args.dry_run else device()
-    bench.run()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("error: stopped (SIGTERM): the rows so far follow"))
+    try:
+        bench.run()
+    finally:
+        report(bench, said)
+
+
+def report(bench: Bench, said: str) -> None:
+    """Write every sample to ``--out``/bench_gpu.json and print the table of medians."""
+    args = bench.args
     text = table(bench.samples, args.backends)
     (bench.out / "bench_gpu.json").write_text(json.dumps(
         {"date": date.today().isoformat(), "device": said, "args": vars(args), "samples": bench.samples},
         indent=1) + "\n")
-    print(f"\n{date.today().isoformat()}, {said}; median of {args.repeats} (proof: {args.proof_repeats}), "
-          f"{args.guesses} x {args.answers}\n{text}")
+    print(f"\n{date.today().isoformat()}, {said}; {args.guesses} x {args.answers}; median of {args.repeats} "
+          f"runs (the proof {args.proof_repeats}; rows of {args.long:g} s or more: 1)\n{text}")
 
 
 if __name__ == "__main__":

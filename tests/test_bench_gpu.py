@@ -47,8 +47,9 @@ def test_dry_run_says_every_command_once_per_backend_and_repeat(tmp_path):
 def test_the_timed_calls_run_on_the_cpu(bench, call, tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("CRANE\nSLATE\nABACK\nTRACE\nCRATE\nLATCH\nMATCH\nPATCH\n")
-    seconds = bench.timed_call(call, "cpu", 2, str(words), str(words))
+    seconds = bench.timed_call(call, "cpu", 2, str(words), str(words), 60.0)
     assert len(seconds) == 2 and all(s > 0 for s in seconds)
+    assert len(bench.timed_call(call, "cpu", 2, str(words), str(words), 0.0)) == 1  # long: not repeated
 
 
 def test_the_table_gives_medians_ratios_and_the_gpus_share(bench):
