@@ -162,17 +162,20 @@ def test_auto_runs_what_cannot_fit_on_the_cpu_with_one_note(small_gpu):
 
 @pytest.mark.parametrize("name", ["cpu", "auto"])
 def test_numba_warnings_never_reach_the_terminal(name):
-    """Once a backend is chosen, numba's warnings (the GPU's launch-size warning, say) are ignored."""
-    from numba.core.errors import NumbaPerformanceWarning
+    """Once a backend is chosen, numba's and numba-cuda's warnings (the GPU's launch-size warning,
+    say) are ignored; notes raised inside numba's compile events, and others' warnings, are not."""
+    from numba.core.errors import NumbaDeprecationWarning
+    from numba.cuda.core.errors import NumbaPerformanceWarning
 
     with warnings.catch_warnings(record=True) as seen:
         get_backend(name)
         warnings.warn_explicit("Grid size 1 will likely result in GPU under-utilization.",
-                               UserWarning, "dispatcher.py", 748, module="numba.cuda.dispatcher")
-        warnings.warn_explicit("a numba warning said elsewhere", NumbaPerformanceWarning, "x.py", 1,
+                               NumbaPerformanceWarning, "dispatcher.py", 748, module="numba.cuda.dispatcher")
+        warnings.warn_explicit("a numba warning said elsewhere", NumbaDeprecationWarning, "x.py", 1,
                                module="elsewhere")
+        warnings.warn_explicit("compiling", Note, "event.py", 1, module="numba.core.event")
         warnings.warn_explicit("not numba's", UserWarning, "x.py", 1, module="elsewhere")
-    assert [str(w.message) for w in seen] == ["not numba's"]
+    assert [str(w.message) for w in seen] == ["compiling", "not numba's"]
 
 
 @pytest.mark.cuda

@@ -92,13 +92,17 @@ def _hint(error: Exception) -> str:
 
 def quiet_numba() -> None:
     """Keep numba's warnings (e.g. 'Grid size 1 will likely result in GPU under-utilization')
-    off the user's terminal: the backend chooses launches, the user cannot act on them."""
+    off the user's terminal: the backend chooses launches, the user cannot act on them. By
+    category, so the library's own notes raised inside numba's compile events still show."""
     import sys
 
-    warnings.filterwarnings("ignore", module=r"numba")
-    for name in ("numba.core.errors", "numba.cuda.core.errors"):
+    for name in WARNING_MODULES:
         if name in sys.modules and hasattr(sys.modules[name], "NumbaWarning"):
             warnings.filterwarnings("ignore", category=sys.modules[name].NumbaWarning)
+
+
+WARNING_MODULES = ("numba.core.errors", "numba.cuda.core.errors", "numba_cuda_mlir.numba_cuda.core.errors")
+"""Where numba, numba-cuda and numba-cuda-mlir define their warnings (filtered once imported)."""
 
 
 def stats_dtype(columns: np.ndarray, most: int) -> np.dtype:
@@ -240,6 +244,7 @@ class CudaBackend(Backend):
         """Return the device-array module (made on first use: CuPy is imported then)."""
         if "_xp" not in self.__dict__:
             self.__dict__["_xp"] = _device_array_module()
+            quiet_numba()  # numba.cuda's warning classes, imported by now
         return self.__dict__["_xp"]
 
     def on_gpu(self) -> bool:
