@@ -58,9 +58,8 @@ def signature_text(args) -> str:
 
 
 def parse_signature(text: str) -> tuple:
-    """Return the numba types of a ``signature_text``."""
-    from numba import types
-
+    """Return the types of a ``signature_text`` (the CUDA compiler's own)."""
+    types = cuda.types
     found = []
     for name, dims in re.findall(r"(\w+)(?:\[([^\]]*)\])?", text):
         if not dims:
@@ -74,21 +73,30 @@ def parse_signature(text: str) -> tuple:
 
 @contextmanager
 def target(cc: tuple[int, int]):
-    """Within the block, device functions compile for compute capability ``cc``.
+    """Within the block, kernels and their device functions compile for compute capability
+    ``cc`` with no GPU or driver.
 
     numba-cuda compiles a device function (``cuda.jit(device=True)``) for the current device,
     which it asks the driver for: without a driver that fails ("CUDA driver library cannot be
     found"). A kernel's PTX links its device functions as LLVM IR and is generated for the
-    kernel's own ``cc``; this supplies that ``cc`` where the device is looked up.
+    kernel's own ``cc``; this supplies that ``cc`` where the device is looked up. numba-cuda-mlir
+    asks the driver for every compilation, ``cc`` given or not, unless its private cache of the
+    device's compute capability (``tools._cached_cc``) is set: this sets it.
     """
-    from numba.cuda import dispatcher
+    if cuda.__name__.startswith("numba_cuda_mlir"):
+        from numba_cuda_mlir import tools as holder
 
-    found = dispatcher.get_current_device
-    dispatcher.get_current_device = lambda: SimpleNamespace(compute_capability=cc)
+        name, value = "_cached_cc", cc
+    else:
+        from numba.cuda import dispatcher as holder
+
+        name, value = "get_current_device", lambda: SimpleNamespace(compute_capability=cc)
+    found = getattr(holder, name)
+    setattr(holder, name, value)
     try:
         yield
     finally:
-        dispatcher.get_current_device = found
+        setattr(holder, name, found)
 
 
 def ptx(kernel, signature: str, cc: tuple[int, int]) -> str:

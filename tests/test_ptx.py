@@ -45,7 +45,7 @@ def launched_kernels() -> dict[str, object]:
     for stem in compiled_modules():
         module = importlib.import_module(f"gpusolve.kernels.{stem}")
         for value in vars(module).values():
-            if (isinstance(value, gpu.cuda.dispatcher.CUDADispatcher) and not value.targetoptions["device"]
+            if (hasattr(value, "py_func") and not getattr(value, "targetoptions", {"device": True})["device"]
                     and value.py_func.__module__ == module.__name__):
                 found[gpu.kernel_name(value)] = value
     return found
