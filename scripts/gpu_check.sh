@@ -62,7 +62,7 @@ SITE=/tmp/gpusolve-site
 rm -rf "$SITE"
 if compgen -G ".whl/*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" \
-        .whl/*.whl > "$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
+        .whl/*.whl > /tmp/gpusolve-install.log 2>&1 || { cat /tmp/gpusolve-install.log; exit 1; }
 fi
 lay_out "$SITE"
 export PYTHONPATH=$SITE
@@ -87,17 +87,22 @@ if ((BENCH)); then
 fi
 
 # 5. numba-cuda-mlir: the same kernels through the one import point changed (kernels/gpu.py),
-#    with the machine's own numpy (2.5)
+#    with the machine's own numpy (2.5): the CUDA tests, the PTX check (what compiles for 8.0
+#    and 9.0; here 2026-11-26: all but patterns_cuda, hardmode_cuda, war_cuda), the doctor
 if ((MLIR)); then
     MSITE=/tmp/gpusolve-mlir
     rm -rf "$MSITE" && mkdir -p "$MSITE"
     tar -C "$MSITE" -xJf .whl/mlir/numba-cuda-mlir.tar.xz
-    python3 -m pip install -q --no-index --no-deps --no-compile --target "$MSITE" .whl/platformdirs-*.whl >> "$OUT/install.log" 2>&1
+    python3 -m pip install -q --no-index --no-deps --no-compile --target "$MSITE" .whl/platformdirs-*.whl \
+        >> /tmp/gpusolve-install.log 2>&1
     lay_out "$MSITE"
     sed -i 's/^from numba import cuda$/from numba_cuda_mlir import cuda/' "$MSITE/gpusolve/kernels/gpu.py"
     say "numba-cuda-mlir: $(grep -c '^from numba_cuda_mlir import cuda$' "$MSITE/gpusolve/kernels/gpu.py") import line changed; $(PYTHONPATH=$MSITE python3 -P -c 'import numpy, numba_cuda_mlir; print("numba-cuda-mlir", numba_cuda_mlir.__version__, "numpy", numpy.__version__)' 2>&1 | tail -n 1)"
     found=$(PYTHONPATH=$MSITE cuda_tests "$OUT/mlir-tests.log")
     say "CUDA tests (numba-cuda-mlir): $found ($SECONDS s in)"
+    PYTHONPATH=$MSITE timeout 240 python3 -P -m pytest -q -p no:cacheprovider -m ptx tests/test_ptx.py \
+        > "$OUT/mlir-ptx.log" 2>&1
+    say "PTX check (numba-cuda-mlir, no GPU used): $(tail -n 1 "$OUT/mlir-ptx.log") ($SECONDS s in)"
     PYTHONPATH=$MSITE timeout 120 python3 -P -m gpusolve doctor > "$OUT/mlir-doctor.log" 2>&1
     say "doctor with numba-cuda-mlir (exit $?):"
     grep -E "^(backend \(|ok |FAILED |skipped )" "$OUT/mlir-doctor.log" | tee -a "$OUT/summary.txt"
