@@ -164,9 +164,10 @@ def test_auto_runs_what_cannot_fit_on_the_cpu_with_one_note(small_gpu):
 def test_numba_warnings_never_reach_the_terminal(name):
     """Once a backend is chosen, numba's and numba-cuda's warnings (the GPU's launch-size warning,
     say) are ignored; notes raised inside numba's compile events, and others' warnings, are not."""
+    from gpusolve.kernels.gpu import cuda
     from numba.core.errors import NumbaDeprecationWarning
-    from numba.cuda.core.errors import NumbaPerformanceWarning
 
+    NumbaPerformanceWarning = cuda.core.errors.NumbaPerformanceWarning  # what numba-cuda's launches raise
     with warnings.catch_warnings(record=True) as seen:
         get_backend(name)
         warnings.warn_explicit("Grid size 1 will likely result in GPU under-utilization.",
