@@ -9,13 +9,14 @@ best score and whether a guess splits it with shared-memory atomics. No cutoff a
 the exact bucket bounds (partition and level), equal to the CPU kernel's run to its end.
 """
 
-from numba import cuda
-from numba import int64 as numba_int64
-from numba import uint64 as numba_uint64
-
 from . import levels
 from .config import EXACT_MAX_PATTERNS as MAX_PATTERNS
 from .config import INF
+from .gpu import cuda, int64, uint64
+
+FIRSTS = MAX_PATTERNS + 1
+"""Entries of a block's bucket-start table (one past every reply). Array shapes must be module-level
+integers: a real GPU's compiler folds no expression or other module's attribute (issue 27)."""
 
 level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 
@@ -23,13 +24,13 @@ level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 @cuda.jit(device=True, inline=True)
 def _distinct(row, perm, base, lo, hi, solved):
     """Return (distinct replies of ``row`` over ``perm[base + lo:base + hi]``, solved seen?)."""
-    m0 = numba_uint64(0)
-    m1 = numba_uint64(0)
-    m2 = numba_uint64(0)
-    m3 = numba_uint64(0)
+    m0 = uint64(0)
+    m1 = uint64(0)
+    m2 = uint64(0)
+    m3 = uint64(0)
     for i in range(lo, hi):
         c = row[perm[base + i]]
-        bit = numba_uint64(1) << numba_uint64(c & 63)
+        bit = uint64(1) << uint64(c & 63)
         w = c >> 6
         if w == 0:
             m0 |= bit
@@ -42,7 +43,7 @@ def _distinct(row, perm, base, lo, hi, solved):
     k = cuda.popc(m0) + cuda.popc(m1) + cuda.popc(m2) + cuda.popc(m3)
     sw = solved >> 6
     sm = m0 if sw == 0 else (m1 if sw == 1 else (m2 if sw == 2 else m3))
-    return k, (sm >> numba_uint64(solved & 63)) & numba_uint64(1)
+    return k, (sm >> uint64(solved & 63)) & uint64(1)
 
 
 @cuda.jit
@@ -50,11 +51,11 @@ def start_bounds(codes, answers, starts, guesses, solved, n_patterns, left, memb
                  perm, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
     ``starts[j]``; ``perm`` is scratch of one row of ``len(answers)`` per block."""
-    first = cuda.shared.array(MAX_PATTERNS + 1, dtype=numba_int64)
-    fill = cuda.shared.array(MAX_PATTERNS, dtype=numba_int64)
-    best = cuda.shared.array(MAX_PATTERNS, dtype=numba_int64)
-    split = cuda.shared.array(MAX_PATTERNS, dtype=numba_int64)
-    acc = cuda.shared.array(1, dtype=numba_int64)
+    first = cuda.shared.array(FIRSTS, dtype=int64)
+    fill = cuda.shared.array(MAX_PATTERNS, dtype=int64)
+    best = cuda.shared.array(MAX_PATTERNS, dtype=int64)
+    split = cuda.shared.array(MAX_PATTERNS, dtype=int64)
+    acc = cuda.shared.array(1, dtype=int64)
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     n = answers.shape[0]
