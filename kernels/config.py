@@ -28,6 +28,12 @@ GPU_MIN_ANSWERS = 256
 """The CUDA backend launches the reply-histogram kernel only when the answer sets of a call
 hold at least this many answers in all; smaller calls run its CPU twin (the same numbers)."""
 
+GPU_START_CELLS = 1 << 31
+"""Until something has run on the GPU in a process, only a call reading at least this many
+reply cells starts it (the CUDA context, CuPy and the kernels' loading cost about a second,
+what the CPU twins do with some 10**9 to 10**10 cells on all cores): ``auto`` is then never
+slower than the CPU alone for commands whose GPU work is small (``rank``: 3 * 10**7 cells)."""
+
 PRESET_GPU_THREADS = 16384
 """GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
 one pass over the answers (about (8 + 4 * guesses left) bytes per answer)."""

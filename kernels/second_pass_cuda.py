@@ -12,13 +12,9 @@ has ``q(g)`` below it too and is worked out, so the result is ``min(cap, min ove
 the CPU twin's, whatever the order of the threads.
 """
 
-from numba import cuda
-from numba import int64 as numba_int64
-from numba import uint16 as numba_uint16
-from numba import uint64 as numba_uint64
-
 from . import levels
 from .config import INF
+from .gpu import cuda, int64, uint16, uint64
 
 level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 
@@ -36,17 +32,17 @@ FLOOR_MAX = 65535
 @cuda.jit(device=True, inline=True)
 def _bit(c):
     """Return the mask bit of reply ``c`` within its word."""
-    return numba_uint64(1) << numba_uint64(c & 63)
+    return uint64(1) << uint64(c & 63)
 
 
 @cuda.jit(device=True, inline=True)
 def _replies(tmat, perm, lo, hi, g, solved):
     """Return (distinct replies of guess column ``g`` on the answers ``perm[lo:hi]``, 1 if one
     of them is the solved reply)."""
-    m0 = numba_uint64(0)
-    m1 = numba_uint64(0)
-    m2 = numba_uint64(0)
-    m3 = numba_uint64(0)
+    m0 = uint64(0)
+    m1 = uint64(0)
+    m2 = uint64(0)
+    m3 = uint64(0)
     for i in range(lo, hi):
         c = tmat[perm[i], g]
         bit = _bit(c)
@@ -62,7 +58,7 @@ def _replies(tmat, perm, lo, hi, g, solved):
     nb = cuda.popc(m0) + cuda.popc(m1) + cuda.popc(m2) + cuda.popc(m3)
     sw = solved >> 6
     sm = m0 if sw == 0 else (m1 if sw == 1 else (m2 if sw == 2 else m3))
-    return nb, numba_int64((sm >> numba_uint64(solved & 63)) & numba_uint64(1))
+    return nb, int64((sm >> uint64(solved & 63)) & uint64(1))
 
 
 @cuda.jit(device=True)
@@ -72,7 +68,7 @@ def _sub_bound(codes, tmat, answer_rows, perm, lo, hi, g, c, size, left, branche
     or ``2|b|``."""
     if left <= 1:
         return INF
-    seen = cuda.local.array(WORDS, numba_uint64)
+    seen = cuda.local.array(WORDS, uint64)
     for i in range(lo, hi):
         if tmat[perm[i], g] != c:
             continue
@@ -95,9 +91,9 @@ def _sub_bound(codes, tmat, answer_rows, perm, lo, hi, g, c, size, left, branche
 def _cost_bound(codes, tmat, answer_rows, perm, lo, hi, g, solved, left, branches, limit):
     """Return ``t(g)`` of guess column ``g`` on the bucket ``perm[lo:hi]``, or a value ``>= limit``
     once the sum reaches it."""
-    once = cuda.local.array(WORDS, numba_uint64)
-    twice = cuda.local.array(WORDS, numba_uint64)
-    many = cuda.local.array(WORDS, numba_uint64)
+    once = cuda.local.array(WORDS, uint64)
+    twice = cuda.local.array(WORDS, uint64)
+    many = cuda.local.array(WORDS, uint64)
     for w in range(WORDS):
         once[w] = 0
         twice[w] = 0
@@ -117,14 +113,14 @@ def _cost_bound(codes, tmat, answer_rows, perm, lo, hi, g, solved, left, branche
         nb += cuda.popc(once[w])
         singles += cuda.popc(once[w] & ~twice[w])
         pairs += cuda.popc(twice[w] & ~many[w])
-    s = numba_int64((once[solved >> 6] >> numba_uint64(solved & 63)) & numba_uint64(1))
+    s = int64((once[solved >> 6] >> uint64(solved & 63)) & uint64(1))
     total = m + singles - s + pairs * (3 if left - 1 >= 2 else INF)
     for w in range(WORDS):
         x = many[w]
         while x != 0 and total < limit:
-            low = x & ~(x - numba_uint64(1))
+            low = x & ~(x - uint64(1))
             x ^= low
-            c = w * 64 + cuda.popc(low - numba_uint64(1))
+            c = w * 64 + cuda.popc(low - uint64(1))
             size = 0
             for i in range(lo, hi):
                 size += tmat[perm[i], g] == c
@@ -142,7 +138,7 @@ def _floor(tmat, perm, lo, hi, g, solved, left, branches):
     return m + max(2 * (m - s) - (nb - s), level_bound(m - s, left - 1, branches, nb - s))
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, branches, members_only, out):
     """Fill ``out[u]`` with the second-pass bound of bucket ``perm[units[u, 0]:units[u, 1]]``
     capped at ``units[u, 2]`` (``kernels.second_pass_cpu.second_pass``); ``tmat`` is the
@@ -152,8 +148,8 @@ def second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, br
     least; then it works out ``t`` level by level, for the guesses whose ``q`` is the level,
     until the level reaches the least ``t`` found: like the CPU twin's increasing order, so
     that few guesses are worked out beyond those the result needs."""
-    floors = cuda.shared.array(SHARED_GUESSES, dtype=numba_uint16)
-    cell = cuda.shared.array(3, dtype=numba_int64)  # least t (the bound), least q, go on?
+    floors = cuda.shared.array(SHARED_GUESSES, dtype=uint16)
+    cell = cuda.shared.array(3, dtype=int64)  # least t (the bound), least q, go on?
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     for u in range(cuda.blockIdx.x, units.shape[0], cuda.gridDim.x):

@@ -154,3 +154,27 @@ def test_start_up_loads_neither_numpy_nor_numba():
 
 def test_every_layer_is_known():
     assert {_layer(m) for m, _ in _modules()} - {"gpusolve"} <= set(MAY_IMPORT)
+
+
+def _takes_cuda(path: Path) -> bool:
+    """Return whether ``path`` imports numba's CUDA compiler itself (``numba.cuda`` or its successor)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else [])
+        if any(n.startswith(("numba.cuda", "numba_cuda")) for n in names):
+            return True
+    return False
+
+
+def test_the_cuda_compiler_has_one_import_point():
+    """Every kernel, the backend and the tests take ``cuda`` from ``kernels/gpu.py``, so moving to
+    numba-cuda-mlir is one line there (docs/kernels.md)."""
+    paths = [p for _, p in _modules()] + [*(ROOT / "tests").glob("*.py"), *(ROOT / "scripts").glob("*.py")]
+    assert [p.relative_to(ROOT).as_posix() for p in paths if _takes_cuda(p)] == ["kernels/gpu.py"]
+
+
+def test_the_import_point_rule_catches_a_direct_import(tmp_path):
+    for line in ("from numba import cuda\n", "import numba.cuda\n", "from numba_cuda_mlir import cuda\n"):
+        path = tmp_path / "bad_cuda.py"
+        path.write_text(line)
+        assert _takes_cuda(path), line

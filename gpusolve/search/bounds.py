@@ -83,7 +83,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     """
     from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
 
-    if on_gpu(pm, len(answers), len(starts)):
+    if on_gpu(pm, len(answers), len(starts), len(rows)):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
@@ -101,14 +101,16 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     return FirstPass(starts, totals, buckets, limit)
 
 
-def on_gpu(pm: PatternMatrix, answers: int, starts: int) -> bool:
-    """Return whether the first pass of ``starts`` start words over ``answers`` answers runs on
-    the GPU: on the CUDA backend, for enough start words to fill it (a few start words are
-    quicker on the CPU, which also stops at a cutoff)."""
+def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None) -> bool:
+    """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
+    bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
+    for enough start words to fill it (a few start words are quicker on the CPU, which also
+    stops at a cutoff) and enough work to start it (``CudaBackend.offloads``)."""
     from ..kernels import config
 
+    cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     return (pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
-            and pm.backend.offloads(answers, pm.game.n_patterns))
+            and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 
 def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray, left: int,
@@ -123,8 +125,8 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     totals = gpu.empty(len(starts), np.int64)
     perm = gpu.empty(blocks * len(answers), np.int32)
     int32 = [np.ascontiguousarray(a, np.int32) for a in (answers, starts, rows, pm.answer_rows)]
-    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), *int32[:3], pm.game.solved, npat,
-               left, members_only, int32[3], perm, buckets, totals)
+    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), gpu.resident(pm.answer_major),
+               *int32[:3], pm.game.solved, npat, left, members_only, int32[3], perm, buckets, totals)
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
@@ -158,7 +160,8 @@ def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: 
     buckets = first.buckets.copy()
     perm, units, where = _second_pass_units(pm, answers, first, left)
     if len(units):
-        gpu = pm.backend.name == "cuda" and len(units) >= config.SECOND_PASS_GPU_MIN_UNITS
+        gpu = (pm.backend.name == "cuda" and len(units) >= config.SECOND_PASS_GPU_MIN_UNITS
+               and pm.backend.offloads(len(answers), pm.game.n_patterns, len(rows) * len(perm)))
         engine = pm.backend if gpu else CpuBackend()
         out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
                                  np.ascontiguousarray(rows, np.int32), pm.game.solved, pm.game.n_patterns,
