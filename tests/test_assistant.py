@@ -18,6 +18,7 @@ from gpusolve.kernels import prior_cpu as pk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
+from wordfiles import FAMILY
 
 from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
@@ -273,8 +274,8 @@ def test_prior_tree_is_a_valid_tree(small_pm):
 
 
 def test_cli_prior_tree(tmp_path):
-    r = runner.invoke(app, ["prior-tree", "--guesses", "tests/data/family.txt", "--answers",
-                            "tests/data/family.txt", "--json", "--out", str(tmp_path / "t.json")])
+    r = runner.invoke(app, ["prior-tree", "--guesses", FAMILY, "--answers",
+                            FAMILY, "--json", "--out", str(tmp_path / "t.json")])
     assert r.exit_code == 0 and '"mean_under_prior"' in r.output and (tmp_path / "t.json").exists()
 
 
