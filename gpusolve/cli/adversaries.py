@@ -58,7 +58,7 @@ def worst_case_cmd(
     quiet: Quiet = False,
 ) -> None:
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import read_position, refuse_won, remaining_answers
     from ..core.limits import check_memo_mb
     from ..core.trees import save_tree, summarize, tree_format
     from ..search.plumbing import Budget as SearchBudget
@@ -69,7 +69,8 @@ def worst_case_cmd(
     check_outputs((out, "tree"))
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    moves = parse_history(pm, state or "")
+    moves = read_position(pm, state, mode)
+    refuse_won(pm, moves, "guess")
     if out:
         tree_format(out, fmt, pm.game, moves)
     alive = remaining_answers(pm, moves)

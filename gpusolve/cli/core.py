@@ -97,14 +97,18 @@ def rank(
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
     from rich.table import Table
 
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import allowed_rows, read_position, refuse_won, remaining_answers
+    from ..core.modes import check_mode
     from ..search.metrics import canonical_metric, rank_guesses
 
     canonical_metric(metric)
+    check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    alive = remaining_answers(pm, parse_history(pm, state or ""))
-    ranked = rank_guesses(pm, metric, alive)
+    moves = read_position(pm, state, mode)
+    refuse_won(pm, moves, "rank")
+    alive = remaining_answers(pm, moves)
+    ranked = rank_guesses(pm, metric, alive, allowed_rows(pm, moves, mode))
     shown = ranked[:top] + (ranked[-worst:] if worst else [])
     if json:
         print_json([s.as_dict() for s in shown])

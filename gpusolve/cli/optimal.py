@@ -177,13 +177,15 @@ def optimal_tree(
     check_memo_mb(memo_mb)
     check_outputs((out, "tree"))
     chosen = parse_candidates("all" if candidates is None else candidates)
-    from ..core.history import parse_history
+    from ..core.history import read_position, won
     from ..core.trees import render, save_tree, tree_format
     from ..search.optimal import Options, Question, solve
 
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    moves = parse_history(pm, state or "")
+    moves = read_position(pm, state, mode)
+    if won(pm, moves):
+        return _print_won(pm, moves, json, out)
     if out:
         tree_format(out, fmt, pm.game, moves)
     _check_size(pm, moves, max_guesses, workers, memo_mb)
@@ -293,3 +295,19 @@ def _check_size(pm, moves: list, max_guesses: int, workers: int | None, memo_mb:
         fits = f"at most --max-guesses {max(0, (memory - memo_mb * 2**20) // (workers * level) - 2):,} fits"
     check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
                  fits, total=True)
+
+
+def _print_won(pm, moves: list, json: bool, out: str | None) -> None:
+    """Say that the moves already won the game: nothing left to guess, 0 more guesses."""
+    if out:
+        raise GpusolveError(f"the game is already won ({moves[-1][0]} is the answer): no tree to write "
+                            f"to {out}")
+    warnings.warn(Note(f"the game is already won: {moves[-1][0]} (move {len(moves)}) is the answer"),
+                  stacklevel=1)
+    if json:
+        print_json({"first_guess": None, "total": 0, "mean": 0.0, "worst": len(moves),
+                    "histogram": {len(moves): 1}, "proven": True, "nodes": 0, "seconds": 0.0,
+                    "proven_scope": "the game is won: nothing left to guess", "interrupted": False,
+                    "moves": len(moves)})
+    else:
+        console.print("nothing left to guess: 0 more guesses (the game is won)")

@@ -171,12 +171,14 @@ def rank_prior(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every guess with answers weighted by a prior (the weighted kernel)."""
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import read_position, refuse_won, remaining_answers
     from ..search.prior import answer_weights, rank_weighted
 
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    alive = remaining_answers(pm, parse_history(pm, state or ""))
+    moves = read_position(pm, state)
+    refuse_won(pm, moves, "rank")
+    alive = remaining_answers(pm, moves)
     ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
     if json:
         print_json([s.as_dict() for s in ranked])

@@ -115,3 +115,10 @@ def shorten(words: list[str], most: int = 5) -> str:
     """Return the first few words joined, with a count of the rest."""
     more = f" and {len(words) - most} more" if len(words) > most else ""
     return " ".join(words[:most]) + more
+
+
+def counted(n: int, noun: str) -> str:
+    """Return a count with its noun, singular or plural: '1 answer', '2,309 answers', '2 guesses'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"

@@ -1,0 +1,127 @@
+"""Robustness and first contact (issue 29): positions at the end of a game, interruptions by
+signal, shared run directories, damaged stores, broken outputs, huge lists, and output that says
+what it means. Each test is named after what it protects."""
+
+from __future__ import annotations
+
+import json
+
+from test_bad_inputs import FAMILY, one_error, run
+
+from gpusolve.core.games import make_game
+
+SMALL = ["--guesses", FAMILY, "--answers", FAMILY]
+WORDLE = make_game("wordle")
+
+
+def reply(guess: str, answer: str) -> str:
+    return WORDLE.format_reply(WORDLE.reply(guess, answer))
+
+
+# --- the end of a game: one answer left, or already won -------------------------------------------
+
+def test_one_answer_left_is_guessed_in_one():
+    state = f"SALET:{reply('SALET', 'POOCH')},CRONY:{reply('CRONY', 'POOCH')}"
+    result = run("optimal-tree", "--state", state, "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["first_guess"], data["total"], data["proven"]) == ("POOCH", 1, True)
+    assert data["histogram"] == {"3": 1}
+
+
+def test_one_answer_left_after_a_given_other_guess_takes_two():
+    state = f"SALET:{reply('SALET', 'POOCH')},CRONY:{reply('CRONY', 'POOCH')}"
+    result = run("optimal-tree", "--state", state, "--start", "CRANE", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["first_guess"], data["total"], data["histogram"]) == ("CRANE", 2, {"4": 1})
+
+
+def test_a_won_game_has_nothing_left_to_guess():
+    result = run("optimal-tree", "--state", "CRANE:GGGGG", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["first_guess"], data["total"], data["proven"]) == (None, 0, True)
+    assert "note: the game is already won: CRANE" in result.stderr
+    text = run("optimal-tree", "--state", "CRANE:GGGGG")
+    assert "nothing left to guess" in text.stdout and "internal error" not in text.output
+
+
+def test_nothing_follows_a_won_game(tmp_path):
+    one_error(run("rank", "--state", "CRANE:GGGGG"), "already won: CRANE (move 1) is the answer")
+    one_error(run("worst-case", "--state", "CRANE:GGGGG"), "already won")
+    one_error(run("optimal-tree", "--state", "CRANE:GGGGG", "--out", tmp_path / "t.json"), "no tree to write")
+    one_error(run("optimal-tree", "--state", "CRANE:GGGGG,CRANE:GGGGG"), "move 1 (CRANE) won the game")
+
+
+def test_hard_mode_positions_keep_the_rule():
+    for command in ("rank", "optimal-tree", "solve", "worst-case"):
+        one_error(run(command, "--mode", "hard", "--state", "SALET:G....,CRONY:....."),
+                  "move 2: CRONY breaks hard mode: letter 1 must be S (green in SALET)")
+    one_error(run("rank", "--mode", "consistent", "--state", "SALET:....."), "SALET is not a possible answer")
+
+
+def test_hard_mode_ranks_only_the_guesses_it_allows():
+    state = "SALET:.Y..G"
+    hard = json.loads(run("rank", "--mode", "hard", "--state", state, "--top", "100000", "--json").stdout)
+    normal = json.loads(run("rank", "--state", state, "--top", "100000", "--json").stdout)
+    assert 0 < len(hard) < len(normal)
+    assert all("A" in s["word"] and s["word"].endswith("T") for s in hard)
+
+
+# --- advice and analysis say what they mean ---------------------------------------------------------
+
+def test_solve_opens_with_the_proven_opener():
+    for lists, word, total in (([], "SALET", "7,897"), (["--lists", "latest"], "TARSE", "11,219"),
+                               (["--lists", "original"], "SALET", "7,920")):
+        advice = json.loads(run("solve", *lists, "--state", "SALET:.....", "--json").stdout)
+        assert advice["best"] != word or "proven" not in advice["method"]
+        result = run("solve", *lists, input="quit\n")
+        assert f"best next guess: {word} (proven best opener" in " ".join(result.stdout.split())
+        assert total in result.stdout
+
+
+def test_a_changed_list_claims_no_proof(tmp_path):
+    from gpusolve.core.words import read_words
+
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(read_words("answers", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")[1:]) + "\n")
+    result = run("solve", "--answers", answers, input="quit\n")
+    assert "greedy by entropy" in result.stdout and "proven" not in result.stdout
+    hard = run("solve", "--mode", "hard", input="quit\n")
+    assert "proven" not in hard.stdout
+    weighted = run("solve", "--prior", "frequency", input="quit\n")
+    assert weighted.exit_code == 0 and "proven" not in weighted.stdout
+
+
+def test_the_proven_openers_match_the_bundled_lists():
+    from gpusolve.core.eras import era
+    from gpusolve.core.games import make_game as game
+    from gpusolve.core.patterns import pattern_matrix
+    from gpusolve.play.openers import PROVEN, proven_opener
+
+    for opener in PROVEN.values():
+        lists = era(opener.lists)
+        pm = pattern_matrix(game("wordle"), lists.guesses, lists.answers, "cpu")
+        assert proven_opener(pm, "normal") == opener
+        assert pm.shape == (opener.guesses, opener.answers)
+
+
+def test_advice_names_no_module():
+    result = run("solve", "--state", "SALET:.....,CRONY:.Y..G")
+    assert "exact: 2.000 more guesses on average" in result.stdout
+    assert "gpusolve." not in result.output
+
+
+def test_analyzing_a_won_game():
+    state = f"SALET:{reply('SALET', 'POOCH')},CRONY:{reply('CRONY', 'POOCH')},POOCH:GGGGG"
+    result = run("analyze", "--state", state, "--json")
+    assert result.exit_code == 0, result.output
+    last = json.loads(result.stdout)["moves"][-1]
+    assert (last["best"], last["luck"]) == ("POOCH", None)
+    assert (last["answers_before"], last["answers_after"]) == (1, 0)
+    text = run("analyze", "--state", state).stdout
+    assert "solved: POOCH in 3 guesses" in text
+    assert "AAHED" not in text and "50%" not in text and "answers left" not in text
+    left = run("analyze", "--state", state.rsplit(",", 1)[0]).stdout
+    assert "1 answer left" in left and "1 answers" not in left
