@@ -5,7 +5,9 @@ what it means. Each test is named after what it protects."""
 from __future__ import annotations
 
 import json
+import socket
 
+import pytest
 from test_bad_inputs import FAMILY, one_error, run
 
 from gpusolve.core.games import make_game
@@ -125,3 +127,31 @@ def test_analyzing_a_won_game():
     assert "AAHED" not in text and "50%" not in text and "answers left" not in text
     left = run("analyze", "--state", state.rsplit(",", 1)[0]).stdout
     assert "1 answer left" in left and "1 answers" not in left
+
+
+# --- a scheduler address: checked before any work, never a traceback --------------------------------
+
+@pytest.mark.parametrize(("address", "fragment"), [
+    ("foo", "needs a host and a port"),
+    ("tcp://foo", "needs a host and a port"),
+    ("http://127.0.0.1:8786", "scheme http:// is not a Dask one"),
+    ("tcp://127.0.0.1:99999", "port '99999' is not a number"),
+    ("tcp://127.0.0.1:port", "port 'port' is not a number"),
+    ("", "needs a host and a port"),
+])
+def test_malformed_scheduler_addresses(tmp_path, address, fragment):
+    for command in (["optimal-tree", "--rank", "--words", "BATCH"], ["rank", "--by", "tree"]):
+        one_error(run(*command, *SMALL, "--scheduler", address, "--run-dir", tmp_path / "r"), fragment)
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_unreachable_scheduler(tmp_path, monkeypatch):
+    from gpusolve.runs import fanout
+
+    monkeypatch.setattr(fanout, "CONNECT_TIMEOUT", "1s")
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    one_error(run("optimal-tree", "--rank", *SMALL, "--words", "BATCH", "--run-dir", tmp_path / "r",
+                  "--scheduler", address), f"cannot reach the Dask scheduler at {address}")

@@ -20,8 +20,18 @@ from .app import (
 RunDir = Annotated[Path | None, typer.Option(
     "--run-dir", help="Run directory (resumed if it exists) [default: derived from the parameters, "
     "under $GPUSOLVE_RUNS_DIR or the user data dir]")]
+def _scheduler(address: str | None) -> str | None:
+    """Return a --scheduler address checked before any work (a malformed one: one error line)."""
+    if address is None:
+        return None
+    from ..runs.fanout import check_scheduler
+
+    return check_scheduler(address)
+
+
 Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
+    "--scheduler", callback=_scheduler,
+    help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
     "[default: the number of cores; in this process without dask installed]")]

@@ -46,6 +46,9 @@ RETRIES = 3
 CONNECT_TIMEOUT = "20s"
 """How long to try reaching a --scheduler before giving up."""
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+"""The address schemes of a Dask scheduler (``tcp://`` when none is written)."""
+
 OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 """Progress callback: (units done, units total, the batch's (word, position, result) rows)."""
 
@@ -201,6 +204,27 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     return len(todo)
 
 
+def check_scheduler(address: str) -> str:
+    """Return a Dask scheduler address (``tcp://HOST:PORT``; the scheme may be left out), or raise
+    a one-line error saying what is wrong with it: checked before any connection is tried."""
+    scheme, sep, rest = address.strip().rpartition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    host, colon, port = rest.rpartition(":")
+    problem = None
+    if scheme not in SCHEMES:
+        problem = f"its scheme {scheme}:// is not a Dask one ({', '.join(s + '://' for s in SCHEMES)})"
+    elif not colon or not host.strip("[]"):
+        problem = "it needs a host and a port"
+    elif not port.isdigit() or not 0 < int(port) < 65536:
+        problem = f"its port {port!r} is not a number from 1 to 65535"
+    elif any(c.isspace() or c in "/?#@" for c in host):
+        problem = f"its host {host!r} is not a host name or address"
+    if problem:
+        raise GpusolveError(f"--scheduler {address!r} is not a scheduler address: {problem}; "
+                            "give tcp://HOST:PORT (dask scheduler prints it)")
+    return f"{scheme}://{host}:{port}"
+
+
 def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
@@ -232,7 +256,7 @@ class _client:
             raise GpusolveError("fan-out needs dask distributed: pip install 'gpusolve[dist]'") from None
         try:
             if self.scheduler:
-                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+                self.client = Client(check_scheduler(self.scheduler), timeout=CONNECT_TIMEOUT)
             else:
                 # the workers start ignoring Ctrl-C (the terminal sends it to them too): this process
                 # stops the run and closes the cluster; their logs (a busy worker that outlives the
@@ -248,7 +272,7 @@ class _client:
                     if main:
                         signal.signal(signal.SIGINT, previous or signal.default_int_handler)
                 self.client = Client(self.cluster)
-        except OSError as e:
+        except (OSError, ValueError, TimeoutError) as e:  # refused, unknown host, timed out, malformed
             self.__exit__()
             where = self.scheduler or "a local cluster"
             raise GpusolveError(f"cannot reach the Dask scheduler at {where}: {e}") from None
