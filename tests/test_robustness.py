@@ -6,9 +6,22 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
-from test_bad_inputs import FAMILY, one_error, run
+from test_bad_inputs import (
+    AWAY,
+    FAMILY,
+    SIGINT_AFTER_ONE_BATCH,
+    SIGINT_IN_A_BUCKET,
+    _interrupted,
+    one_error,
+    run,
+)
 
 from gpusolve.core.games import make_game
 
@@ -155,3 +168,59 @@ def test_an_unreachable_scheduler(tmp_path, monkeypatch):
     address = f"tcp://127.0.0.1:{port}"
     one_error(run("optimal-tree", "--rank", *SMALL, "--words", "BATCH", "--run-dir", tmp_path / "r",
                   "--scheduler", address), f"cannot reach the Dask scheduler at {address}")
+
+
+# --- SIGTERM (kill, systemd, cluster schedulers): as Ctrl-C, exit 143 ---------------------------------
+
+def _terminated(done) -> str:
+    """Assert a SIGTERM'd run ended as a Ctrl-C'd one does, with exit 143; return its last line."""
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr and "leaked" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("interrupted: ")
+    return last
+
+
+@pytest.mark.parametrize(("search", "said"), [
+    (["--start", "BATCH"], "does not resume"),
+    ([], "run the same command again to resume"),
+])
+def test_sigterm_during_an_exact_search(tmp_path, search, said):
+    script = SIGINT_IN_A_BUCKET.replace("SIGINT", "SIGTERM")
+    done = _interrupted(script, "optimal-tree", *SMALL, *search, "--run-dir", str(tmp_path / "run"))
+    assert said in _terminated(done)
+
+
+def test_sigterm_during_a_ranking_keeps_the_finished_start_words(tmp_path):
+    args = ["optimal-tree", "--rank", *SMALL, "--candidates", "3", "--workers", "0", "--batch", "1",
+            "--run-dir", str(tmp_path / "run"), "--json"]
+    last = _terminated(_interrupted(SIGINT_AFTER_ONE_BATCH.replace("SIGINT", "SIGTERM"), *args))
+    assert last.startswith("interrupted: 1 of ") and "run the same command again to resume" in last
+
+
+def test_sigterm_to_the_driver_of_a_local_cluster(tmp_path):
+    """Only the driver hears it (kill PID): it stops the workers and the cluster and says what it kept."""
+    run_dir = tmp_path / "run"
+    args = ["rank", "--by", "tree", "--task", "reference-greedy", "--answers", "answers", "--guesses",
+            "answers", "--workers", "2", "--batch", "1", "--run-dir", str(run_dir), "--quiet"]
+    code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{args!r}]; main()"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=AWAY, text=True)
+    _wait_for_a_result(run_dir, proc)
+    proc.terminate()
+    _, err = proc.communicate(timeout=120)
+    done = subprocess.CompletedProcess(args, proc.returncode, "", err)
+    assert "run the same command again to resume" in _terminated(done)
+
+
+def _wait_for_a_result(run_dir: Path, proc: subprocess.Popen, seconds: float = 240) -> None:
+    """Wait until the run store holds a finished unit (or the process ends)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        try:
+            with sqlite3.connect(f"file:{run_dir / 'run.sqlite'}?mode=ro", uri=True) as db:
+                if db.execute("SELECT count(*) FROM results").fetchone()[0]:
+                    return
+        except sqlite3.Error:
+            continue

@@ -18,6 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 from ..core.eras import DEFAULT, ERAS, LATEST, era
 from ..core.errors import GpusolveError, Note
 from ..core.games import game_names
+from ..core.interrupt import heard, terminate_as_interrupt
 from ..core.words import BUNDLED
 
 try:  # newer Typer runs on its own copy of click
@@ -63,7 +64,7 @@ def _show_note(message, category, *args: Any, **kw: Any) -> None:
 
 class _Group(TyperGroup):
     """A command group that turns a GpusolveError or a usage error into one line on stderr and
-    exit code 2, and Ctrl-C into exit code 130."""
+    exit code 2, and Ctrl-C (SIGTERM) into one line saying what was kept and exit code 130 (143)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         try:
@@ -75,7 +76,7 @@ class _Group(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), terminate_as_interrupt():
                 warnings.simplefilter("always", Note)
                 warnings.showwarning = _show_note
                 return super().invoke(ctx)
@@ -88,7 +89,7 @@ class _Group(TyperGroup):
         except KeyboardInterrupt as e:
             kept = str(e) or "nothing was kept; run the command again to start over"
             typer.echo(f"interrupted: {kept}", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(128 + heard()) from None
         except MemoryError:
             _fail("not enough memory for this request: try smaller lists or options (see --help)")
 

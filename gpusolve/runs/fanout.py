@@ -20,6 +20,7 @@ are never sent out again, so a resumed run computes only what is missing.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -48,6 +49,10 @@ CONNECT_TIMEOUT = "20s"
 
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 """The address schemes of a Dask scheduler (``tcp://`` when none is written)."""
+
+CLOSE_TIMEOUT = 30
+"""Seconds to wait for the client and a local cluster to close (after a stop, a busy scheduler
+may not answer: the process ends anyway)."""
 
 OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 """Progress callback: (units done, units total, the batch's (word, position, result) rows)."""
@@ -170,8 +175,9 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         chunks = iter(batches(todo, size))
         # Exact searches: a few tasks per worker in flight, each new one carrying the subproblems
         # the finished ones found (scattered as they come, merged into one every SHARE_PARTS), so
-        # later batches on every worker reuse them. Other tasks: all submitted at once.
-        window = max(2, 2 * len(info)) if known is not None else len(todo)
+        # later batches on every worker reuse them. Other tasks: a few more per worker, so that the
+        # scheduler never holds thousands (it would take minutes to hear a stop).
+        window = max(2, (2 if known is not None else 4) * len(info))
         shared: list[Entries] = []  # this run's new entries, on the client
         parts: list = []  # the same, scattered to the cluster
 
@@ -283,9 +289,9 @@ class _client:
         level = quiet.level
         quiet.setLevel(logging.CRITICAL + 1)
         try:
-            if self.client is not None:
-                self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            for part in (self.client, self.cluster):
+                if part is not None:  # one that does not close in time ends with this process
+                    with contextlib.suppress(TimeoutError, OSError, RuntimeError):
+                        part.close(timeout=CLOSE_TIMEOUT)
         finally:
             quiet.setLevel(level)
