@@ -4,7 +4,9 @@ what it means. Each test is named after what it protects."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import socket
 import sqlite3
 import subprocess
@@ -23,6 +25,7 @@ from test_bad_inputs import (
     run,
 )
 
+from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 
 SMALL = ["--guesses", FAMILY, "--answers", FAMILY]
@@ -224,3 +227,112 @@ def _wait_for_a_result(run_dir: Path, proc: subprocess.Popen, seconds: float = 2
                     return
         except sqlite3.Error:
             continue
+
+
+# --- run directories: one process at a time, damage and full disks said as such ----------------------
+
+def ranking(words: str = "BATCH,CATCH") -> list[str]:
+    return ["optimal-tree", "--rank", *SMALL, "--words", words, "--workers", "0", "--quiet"]
+
+
+RANK = ranking()
+
+
+def test_a_run_directory_in_use_is_refused(tmp_path):
+    from gpusolve.runs.runstore import RunLock
+
+    (tmp_path / "run").mkdir()
+    held = RunLock(tmp_path / "run")  # as another process holds it (flock: per open file)
+    try:
+        one_error(run(*RANK, "--run-dir", tmp_path / "run"), f"run directory {tmp_path / 'run'} is in use "
+                  f"by process {os.getpid()} on {socket.gethostname()}")
+    finally:
+        held.release()
+    assert run(*RANK, "--run-dir", tmp_path / "run").exit_code == 0
+
+
+def test_a_second_process_on_a_run_directory_is_refused(tmp_path):
+    code = ("import time; from gpusolve.runs.runstore import RunStore; "
+            f"s = RunStore({str(tmp_path / 'run')!r}, {{'task': 't'}}); print('held', flush=True); "
+            "time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=AWAY)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        one_error(run(*RANK, "--run-dir", tmp_path / "run"), f"is in use by process {holder.pid} on ")
+    finally:
+        holder.kill()
+        holder.wait()
+    refused = run(*RANK, "--run-dir", tmp_path / "run")  # its lock went with it; its parameters stay
+    one_error(refused, "belongs to a run with other parameters")
+
+
+def test_a_stale_lock_is_taken_over(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.lock").write_text(f"999999999 {socket.gethostname()}\n")  # a process long gone
+    result = run(*RANK, "--run-dir", tmp_path / "run")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "run" / "run.lock").read_text() == f"{os.getpid()} {socket.gethostname()}\n"
+
+
+def test_an_empty_run_store_is_not_started_over(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.sqlite").write_bytes(b"")
+    one_error(run(*RANK, "--run-dir", tmp_path / "run"), "is empty (0 bytes): the run it held is lost")
+    assert (tmp_path / "run" / "run.sqlite").stat().st_size == 0
+    message = one_error(run(*RANK, "--run-dir", tmp_path / "run"))
+    assert f"rm {tmp_path / 'run' / 'run.sqlite'}" in message
+
+
+def _full_disk(monkeypatch) -> None:
+    """Make every SQLite database this process opens as full as a full disk: no page may be added
+    (SQLite then says 'database or disk is full', as it does when the disk is)."""
+    connect = sqlite3.connect
+
+    def full(*args, **kwargs):
+        db = connect(*args, **kwargs)
+        db.execute("PRAGMA max_page_count = 1")  # never below the pages it has
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", full)
+
+
+def test_a_full_disk_is_said_to_be_full(tmp_path, monkeypatch):
+    from gpusolve.runs.runstore import RunStore
+
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        store.save([("SALET", 0, {"total": 7897})])
+    _full_disk(monkeypatch)
+    with RunStore(tmp_path / "run", {"task": "t"}) as store, pytest.raises(GpusolveError) as e:
+        store.save([(f"W{i}", i, {"total": i, "text": "x" * 100}) for i in range(300)])
+    assert str(e.value).startswith(f"the disk holding run directory {tmp_path / 'run'} is full")
+    assert "not a readable run store" not in str(e.value)
+    monkeypatch.undo()
+    with RunStore(tmp_path / "run", {"task": "t"}) as store:
+        assert store.results() == {"SALET": {"total": 7897}}  # what was in it is kept
+
+
+def test_a_new_run_directory_on_a_full_disk(tmp_path, monkeypatch):
+    _full_disk(monkeypatch)
+    one_error(run(*RANK, "--run-dir", tmp_path / "new"), f"the disk holding run directory {tmp_path / 'new'} "
+              "is full")
+    assert not (tmp_path / "new" / "run.sqlite").exists()  # no empty store left to refuse next time
+
+
+def test_an_io_error_on_a_disk_with_no_space_left_is_a_full_disk(tmp_path, monkeypatch):
+    from gpusolve.runs import runstore
+
+    error = sqlite3.OperationalError("disk I/O error")
+    assert not runstore._disk_full(error, tmp_path)
+    monkeypatch.setattr(os, "statvfs", lambda path: os.statvfs_result((4096,) * 3 + (0,) * 7))
+    assert runstore._disk_full(error, tmp_path)
+
+
+def test_no_space_left_anywhere_is_one_line(tmp_path, monkeypatch):
+    from gpusolve.core import trees
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "t.json"))
+
+    monkeypatch.setattr(trees, "save_tree", no_space)
+    one_error(run("optimal-tree", *SMALL, "--start", "BATCH", "--max-guesses", "15", "--out",
+                  tmp_path / "t.json"), f"no space left on the device writing {tmp_path / 't.json'}")

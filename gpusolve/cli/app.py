@@ -6,6 +6,7 @@ imports the library (numpy, numba) when it runs, so ``gpusolve --help`` stays qu
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import warnings
@@ -92,6 +93,12 @@ class _Group(TyperGroup):
             raise typer.Exit(128 + heard()) from None
         except MemoryError:
             _fail("not enough memory for this request: try smaller lists or options (see --help)")
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            where = f" writing {e.filename}" if e.filename else ""
+            _fail(f"no space left on the device{where} ({e.strerror}): free some space and run the command "
+                  "again")
 
 
 class _Command(TyperCommand):
