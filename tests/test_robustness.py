@@ -335,4 +335,58 @@ def test_no_space_left_anywhere_is_one_line(tmp_path, monkeypatch):
 
     monkeypatch.setattr(trees, "save_tree", no_space)
     one_error(run("optimal-tree", *SMALL, "--start", "BATCH", "--max-guesses", "15", "--out",
-                  tmp_path / "t.json"), f"no space left on the device writing {tmp_path / 't.json'}")
+                  tmp_path / "t.json"), f"cannot write {tmp_path / 't.json'}: no space left on the device")
+
+
+# --- output: a full device, a terminal that cannot show a character, a closed pipe -----------------
+
+def _cli(*args: str, env: dict | None = None, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """Run the command line in a real process (from another folder)."""
+    code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{list(args)!r}]; main()"
+    return subprocess.run([sys.executable, "-c", code], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          cwd=AWAY, env={**os.environ, **(env or {})}, timeout=300)
+
+
+@pytest.mark.parametrize("args", [["rank", "--top", "3"], ["rank", "--top", "3", "--json"], ["--help"],
+                                  ["lists"], ["tree", *SMALL]])
+def test_output_to_a_full_device(args):
+    with open("/dev/full", "w") as full:
+        done = _cli(*args, stdout=full)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("error: cannot write the output: no space left on the device (No space left on "
+                           "device); free some space and run the command again\n")
+
+
+def test_a_terminal_that_cannot_show_a_character():
+    done = _cli("tree", *SMALL, "--start", "BATCH", env={"PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "mean: 5.00 ? 2.24" in done.stdout and "?7:87%" in done.stdout  # ± and ≤ shown as ?
+
+
+@pytest.mark.parametrize("args", [["lists"], ["--help"], ["tree", *SMALL, "--show", "9"]])
+def test_output_into_a_closed_pipe(args):
+    code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{args!r}]; main()"
+    reader = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=AWAY, bufsize=0)
+    reader.stdout.read(10)
+    reader.stdout.close()  # like `gpusolve lists | head -c 10`
+    assert reader.stderr.read().decode() == ""
+    assert reader.wait(timeout=120) in (0, 1)
+
+
+# --- plain text ----------------------------------------------------------------------------------------
+
+def test_tree_names_its_first_guess_without_quotes():
+    result = run("tree", *SMALL, "--start", "BATCH")
+    assert "first guess: BATCH\n" in result.stdout
+
+
+def test_piped_tables_never_wrap_even_where_colour_is_forced():
+    done = _cli("lists", env={"COLUMNS": "80", "FORCE_COLOR": "1", "TTY_COMPATIBLE": "1"})
+    era = next(line for line in done.stdout.splitlines() if "nyt-2023-04" in line)
+    assert "WordleBot's 3,160 possible answers" in era
+
+
+def test_doctor_says_skipped_once():
+    result = run("doctor")
+    assert all(line.count("skipped") <= 1 for line in result.stdout.splitlines()), result.stdout

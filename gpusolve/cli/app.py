@@ -37,6 +37,12 @@ def _fail(message: str) -> None:
     raise typer.Exit(2) from None
 
 
+def no_space(e: OSError) -> str:
+    """Return the one-line error of a write to a full device (a file, or the output itself)."""
+    return (f"cannot write {e.filename or 'the output'}: no space left on the device ({e.strerror}); "
+            "free some space and run the command again")
+
+
 def _usage(e: UsageError) -> None:
     """Fail with a usage error (unknown option, bad value, missing argument) as one line."""
     where = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
@@ -96,9 +102,7 @@ class _Group(TyperGroup):
         except OSError as e:
             if e.errno not in (errno.ENOSPC, errno.EDQUOT):
                 raise
-            where = f" writing {e.filename}" if e.filename else ""
-            _fail(f"no space left on the device{where} ({e.strerror}): free some space and run the command "
-                  "again")
+            _fail(no_space(e))
 
 
 class _Command(TyperCommand):
@@ -156,7 +160,7 @@ class _Console:
             from rich.console import Console
 
             console = Console(highlight=False)
-            if not console.is_terminal:
+            if not _on_a_terminal():  # Rich may think so where colour is forced (FORCE_COLOR...)
                 console = Console(highlight=False, width=100_000)
             _Console._console = console
         return _Console._console
@@ -166,6 +170,14 @@ class _Console:
 
 
 console: Any = _Console()
+
+
+def _on_a_terminal() -> bool:
+    """Return whether the output goes to a terminal (not a pipe or a file)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class ProgressDisplay:

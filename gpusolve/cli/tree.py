@@ -113,7 +113,7 @@ def tree(
     rule = "" if ties == "exact" else f"; ties as in {ties}"
     say(f"greedy {metric} tree over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses, "
                   f"{mode} mode{window}{rule}")
-    say(f'first guess: "{summary.first_guess}"')
+    say(f"first guess: {summary.first_guess}")
     _print_report(summary)
     if show:
         say(render(t, pm.game, show))
@@ -161,7 +161,7 @@ def verify(
                 if moves else "")
     say(f"valid {pm.game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
         + (f", at most {limit} guesses" if limit is not None else "") + f"){position}")
-    say(f'first guess: "{summary.first_guess}"')
+    say(f"first guess: {summary.first_guess}")
     say(f"total: {summary.total:,} guesses over {summary.n:,} answers (mean {summary.mean:.4f})")
     _print_report(summary, limit or 6)
 
