@@ -207,7 +207,7 @@ def antiwordle(
     if json:
         print_json(s.as_dict())
         return
-    console.print(f'first guess: "{s.first_guess}"')
+    console.print(f"first guess: {s.first_guess}")
     console.print(f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
                   f"best: {s.best}")
     console.print(f"cumulative: {s.cumulative()}")
