@@ -390,3 +390,68 @@ def test_piped_tables_never_wrap_even_where_colour_is_forced():
 def test_doctor_says_skipped_once():
     result = run("doctor")
     assert all(line.count("skipped") <= 1 for line in result.stdout.splitlines()), result.stdout
+
+
+# --- trees, start words and word files as people write them ---------------------------------------
+
+def test_a_tree_played_on_other_lists_names_the_reply(tmp_path):
+    out = tmp_path / "t.json"
+    assert run("tree", *SMALL, "--out", out).exit_code == 0
+    others = ["FJORD", "NYMPH", "QUEEN", "WHOSE"]
+    guesses, answers = tmp_path / "guesses.txt", tmp_path / "answers.txt"
+    guesses.write_text(Path(FAMILY).read_text() + "\n".join(others) + "\n")
+    answers.write_text("\n".join(others) + "\n")
+    message = one_error(run("play", "--tree", out, "--all", "--guesses", guesses, "--answers", answers),
+                        "it was not built for these word lists")
+    reply_shown = message.split("the reply ", 1)[1].split(" ", 1)[0]
+    assert len(reply_shown) == 5 and set(reply_shown) <= set("GY."), message
+
+
+def test_start_words_count_once(tmp_path):
+    result = run("optimal-tree", "--rank", *SMALL, "--words", "BATCH,batch,CATCH, Batch", "--workers", "0",
+                 "--run-dir", tmp_path / "r", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [r["word"] for r in data["results"]] == ["BATCH", "CATCH"]
+    assert data["candidates"] == data["computed"] == 2
+
+
+def test_named_start_words_and_candidates_do_not_mix(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("BATCH\n")
+    for given in (["--words-file", words], ["--words", "BATCH"]):
+        one_error(run("optimal-tree", "--rank", *SMALL, *given, "--candidates", "3"),
+                  "--candidates picks the start words by --metric")
+
+
+def test_files_starting_with_a_byte_order_mark(tmp_path):
+    bom = "\ufeff"
+    family = Path(FAMILY).read_text()
+    listed = tmp_path / "bom.txt"
+    listed.write_text(bom + family, encoding="utf-8")
+    plain = run("rank", *SMALL, "--json")
+    marked = run("rank", "--guesses", listed, "--answers", listed, "--json")
+    assert marked.exit_code == 0, marked.output
+    assert marked.stdout == plain.stdout
+    words = tmp_path / "words.txt"
+    words.write_text(bom + "BATCH\nCATCH\n", encoding="utf-8")
+    ranked = run("optimal-tree", "--rank", *SMALL, "--words-file", words, "--workers", "0", "--run-dir",
+                 tmp_path / "r", "--json", "--quiet")
+    assert ranked.exit_code == 0, ranked.output
+    tree = tmp_path / "t.json"
+    assert run("tree", *SMALL, "--out", tree).exit_code == 0
+    tree.write_text(bom + tree.read_text(), encoding="utf-8")
+    assert run("verify", tree).exit_code == 0
+
+
+def test_piped_table_titles_never_wrap(tmp_path):
+    result = run("optimal-tree", "--rank", *SMALL, "--words", "BATCH", "--workers", "0", "--run-dir",
+                 tmp_path / "r", "--quiet")
+    assert "1 start word by exact total (normal mode, 6 guesses) over 15 answers" in result.stdout
+
+
+def test_one_of_a_thing_is_singular():
+    state = f"SALET:{reply('SALET', 'POOCH')},CRONY:{reply('CRONY', 'POOCH')}"
+    text = " ".join(run("optimal-tree", "--state", state).stdout.split())
+    assert "value: 1 more guess over the 1 answer left" in text
+    assert "over 1 answer, by entropy" in " ".join(run("rank", "--state", state, "--top", "1").stdout.split())

@@ -172,6 +172,14 @@ class _Console:
 console: Any = _Console()
 
 
+def titled_table(title: str, *columns: str, **options: Any) -> Any:
+    """Return a Rich table with a title; piped, at least as wide as its title (Rich wraps a title
+    to its table's width)."""
+    from rich.table import Table
+
+    return Table(*columns, title=title, min_width=None if _on_a_terminal() else len(title), **options)
+
+
 def _on_a_terminal() -> bool:
     """Return whether the output goes to a terminal (not a pipe or a file)."""
     try:

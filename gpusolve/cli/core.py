@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted
 from . import runs
 from .app import (
     METRIC_HELP,
@@ -28,6 +29,7 @@ from .app import (
     load_matrix,
     name_option,
     print_json,
+    titled_table,
 )
 
 
@@ -95,8 +97,6 @@ def rank(
                                  repeats=repeats, black_only=black_only)
     if by != "guess":
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
-    from rich.table import Table
-
     from ..core.history import allowed_rows, read_position, refuse_won, remaining_answers
     from ..core.modes import check_mode
     from ..search.metrics import canonical_metric, rank_guesses
@@ -113,7 +113,7 @@ def rank(
     if json:
         print_json([s.as_dict() for s in shown])
         return
-    table = Table(title=f"{len(ranked):,} guesses over {len(alive):,} answers, by {metric}")
+    table = titled_table(f"{counted(len(ranked), 'guess')} over {counted(len(alive), 'answer')}, by {metric}")
     for name in ("rank", "word", "entropy", "max", "expectation", "branches",
                  "guaranteed wins", "expected wins"):
         table.add_column(name, justify="left" if name == "word" else "right")

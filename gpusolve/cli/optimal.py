@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError, Note
+from ..core.words import counted
 from .app import (
     OUT_HELP,
     Answers,
@@ -75,10 +76,11 @@ def _print_result(result, state: bool, scope: str) -> None:
         tried = f" (best of the {result.tried} tried of {result.candidates} candidates)"
     console.print(f"{label}: [bold]{result.first_guess}[/bold]{tried}")
     if state:
-        console.print(f"value: {result.total:,} more guesses over the {result.n_answers:,} answers left "
-                      f"(mean {result.mean:.4f} more)")
+        console.print(f"value: {counted(result.total, 'more guess')} over the "
+                      f"{counted(result.n_answers, 'answer')} left (mean {result.mean:.4f} more)")
     else:
-        console.print(f"total: {result.total:,} over {result.n_answers:,} answers, mean {result.mean:.4f}")
+        console.print(f"total: {result.total:,} over {counted(result.n_answers, 'answer')}, "
+                      f"mean {result.mean:.4f}")
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")

@@ -9,12 +9,14 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted
 from .app import (
     ProgressDisplay,
     check_outputs,
     console,
     load_matrix,
     print_json,
+    titled_table,
 )
 
 RunDir = Annotated[Path | None, typer.Option(
@@ -76,8 +78,6 @@ def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, 
                  batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
                  repeats: bool | None = None, black_only: bool = False) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_trees, save_ranking
 
     workers = check_run(workers, scheduler, output)
@@ -93,10 +93,10 @@ def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, 
     if json:
         print_json(ranked.as_dict(top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by their {metric} greedy tree ({mode} mode) "
-                  f"over {pm.shape[1]:,} answers")
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by their {metric} greedy tree "
+                         f"({mode} mode) over {pm.shape[1]:,} answers")
     if task == "partition":  # a stand-in without trees: show its fields
-        table = Table(*ranked.rows[0].keys(), title=f"{len(ranked.rows):,} start words by {task}")
+        table = titled_table(f"{counted(len(ranked.rows), 'start word')} by {task}", *ranked.rows[0].keys())
         for r in ranked.rows[:top]:
             table.add_row(*map(str, r.values()))
         console.print(table)
@@ -125,7 +125,7 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except IsADirectoryError:
             raise GpusolveError(f"--words-file {path} is a folder") from None
         except UnicodeDecodeError:
@@ -160,17 +160,18 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
                   batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
                   repeats: bool | None = None, black_only: bool = False) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_exact, save_ranking
 
+    if candidates is not None and (words is not None or words_file is not None):
+        raise GpusolveError("--candidates picks the start words by --metric, --words and --words-file name "
+                            "them: give one or the other")
     workers = check_run(workers, scheduler, output)
     count = parse_candidates("10" if candidates is None else candidates)
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
     chosen = _words(words, words_file)
-    if chosen is not None:
-        chosen = [pm.game.parse_word(w, pm.guess_index) for w in chosen]
+    if chosen is not None:  # each word once, in the order given (SALET,salet is one word)
+        chosen = list(dict.fromkeys(pm.game.parse_word(w, pm.guess_index) for w in chosen))
     task = task or "exact"
     ranked = run_with_progress(pm, f"exact values ({mode})", task, quiet, lambda on_batch: rank_exact(
         pm, guesses, answers, mode=mode, max_guesses=max_guesses, cutoff=cutoff, task=task,
@@ -181,7 +182,7 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
     if json:
         print_json(ranked.as_dict(top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by exact total ({mode} mode, "
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by exact total ({mode} mode, "
                   f"{max_guesses} guesses) over {pm.shape[1]:,} answers")
     for name in ("rank", "word", "total", "mean", "worst"):
         table.add_column(name, justify="left" if name == "word" else "right")

@@ -263,14 +263,14 @@ def play(
     moves: list = []
     if tree_file is not None:
         t, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
-        guesser = tree_guesser(t, moves)
+        guesser = tree_guesser(t, pm.game, moves)
     else:
         pm = pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend)
         if random:
             guesser = random_guesser(pm, seed)
         else:
             guesser = tree_guesser(greedy_tree(pm, metric or "entropy", mode, start=start,
-                                               free_max=free_max, free_min=free_min))
+                                               free_max=free_max, free_min=free_min), pm.game)
     targets = [pm.answers[c] for c in remaining_answers(pm, moves)]  # a tree's position leaves these
     if all_answers:
         with ProgressDisplay(not json) as steps:

@@ -292,7 +292,7 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
     (told apart by their content), or raise a one-line error. A text tree carries no info: its
     game is Wordle."""
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise GpusolveError(f"tree file {path} does not exist") from None
     except IsADirectoryError:

@@ -67,7 +67,7 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
             names = ", ".join(BUNDLED)
             raise GpusolveError(f"word list {spec!r} is neither a bundled list ({names}) nor a file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except UnicodeDecodeError:
             raise GpusolveError(f"word list {spec} is not a text file (not UTF-8)") from None
         except OSError as e:
