@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -455,3 +456,14 @@ def test_one_of_a_thing_is_singular():
     text = " ".join(run("optimal-tree", "--state", state).stdout.split())
     assert "value: 1 more guess over the 1 answer left" in text
     assert "over 1 answer, by entropy" in " ".join(run("rank", "--state", state, "--top", "1").stdout.split())
+
+
+def test_the_version():
+    import gpusolve
+
+    result = run("--version")
+    assert result.exit_code == 0
+    version = re.escape(gpusolve.__version__)
+    assert re.fullmatch(rf"gpusolve {version}( \(git [0-9a-f]{{12}}\+?\))?\n", result.stdout), result.stdout
+    if (Path(gpusolve.__file__).resolve().parents[1] / ".git").exists():  # run from a checkout
+        assert "(git " in result.stdout

@@ -147,6 +147,43 @@ app = _App(
 )
 
 
+def _print_version(asked: bool) -> None:
+    """Print the version (and, run from a git checkout, its commit) and exit, when asked."""
+    if asked:
+        from .. import __version__
+
+        commit = _git_commit()
+        typer.echo(f"gpusolve {__version__}" + (f" (git {commit})" if commit else ""))
+        raise typer.Exit()
+
+
+def _git_commit() -> str | None:
+    """Return the commit of the git checkout this package runs from ('+' marks changes to tracked
+    files), or None where it was installed without one."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10)
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode or not head.stdout.strip():
+        return None
+    return head.stdout.strip() + ("+" if changed.stdout.strip() else "")
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version (and the git commit of a checkout) and exit.")] = False) -> None:
+    """Exhaustive search for Wordle-family games (and War) on GPU or CPU."""
+
+
 class _Console:
     """Rich's console, made on first use (importing Rich costs start-up time): full width when
     output is not a terminal, so piped tables are never cut."""
