@@ -467,3 +467,62 @@ def test_the_version():
     assert re.fullmatch(rf"gpusolve {version}( \(git [0-9a-f]{{12}}\+?\))?\n", result.stdout), result.stdout
     if (Path(gpusolve.__file__).resolve().parents[1] / ".git").exists():  # run from a checkout
         assert "(git " in result.stdout
+
+
+# --- large lists: what cannot fit is refused before the long build; a long build is foretold --------
+
+def _random_words(path: Path, n: int, keep: list[str] = ()) -> str:
+    """Write ``n`` distinct five-letter strings (``keep`` among them) to ``path``; return its name."""
+    import random
+
+    rng = random.Random(29)
+    words = set(keep)
+    while len(words) < n:
+        words.add("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(5)))
+    path.write_text("\n".join(sorted(words)) + "\n")
+    return str(path)
+
+
+def test_a_search_too_big_is_refused_before_the_matrix_is_built(tmp_path, monkeypatch):
+    from gpusolve.core import limits, patterns
+
+    big = _random_words(tmp_path / "big.txt", 3000)
+    monkeypatch.setattr(limits, "available_memory", lambda total=False: 250 * 2**20)  # a small machine
+
+    def built(*args, **kwargs):
+        raise AssertionError("the matrix was built before the size was checked")
+
+    monkeypatch.setattr(patterns, "build_codes", built)
+    one_error(run("optimal-tree", "--guesses", big, "--answers", big, "--memo-mb", "16"), "needs up to")
+    one_error(run("optimal-tree", "--guesses", big, "--answers", big, "--memo-mb", "16", "--start", "AAAAA"),
+              "needs up to")
+
+
+def test_a_long_build_is_foretold_and_shown(tmp_path, monkeypatch):
+    from gpusolve.core import patterns
+    from gpusolve.core.errors import Note
+
+    guesses = _random_words(tmp_path / "g.txt", 400, Path(FAMILY).read_text().split())
+    whole = patterns.pattern_matrix(make_game("wordle"), guesses, FAMILY, "cpu", use_cache=False)
+    monkeypatch.setattr(patterns, "BUILD_CHUNK", 15 * 7)  # slices of 7 guess rows
+    monkeypatch.setattr(patterns, "NOTE_SECONDS", -1.0)
+    heard: list[tuple[int, int]] = []
+    with pytest.warns(Note, match="building the pattern matrix of 400 guesses x 15 answers .* takes about"):
+        sliced = patterns.pattern_matrix(make_game("wordle"), guesses, FAMILY, "cpu", use_cache=False,
+                                         progress=lambda done, total: heard.append((done, total)))
+    assert (sliced.codes == whole.codes).all()
+    assert [d for d, _ in heard] == [*range(7, 400, 7), 400] and {t for _, t in heard} == {400}
+    result = run("patterns", "--guesses", guesses, "--answers", FAMILY)
+    assert result.exit_code == 0 and "note: building the pattern matrix of 400 guesses" in result.stderr
+
+
+def test_a_matrix_is_not_cached_onto_a_full_disk(tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("GPUSOLVE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(10**9, 10**9, 1000))
+    result = run("patterns", *SMALL, "--json")
+    assert result.exit_code == 0, result.output
+    assert "note: nothing cached" in result.stderr and "free on its disk" in result.stderr
+    assert not list(tmp_path.rglob("*.bin"))

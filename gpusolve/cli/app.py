@@ -243,18 +243,18 @@ class ProgressDisplay:
                                      console=console.real(), transient=True)
 
     def __enter__(self) -> ProgressDisplay:
-        if self.progress:
-            self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.progress:
+        if self.progress and self.tasks:
             self.progress.stop()
 
     def __call__(self, event: Any) -> None:
-        """Show a ``Progress`` event."""
+        """Show a ``Progress`` event (the display starts with the first one)."""
         if not self.progress:
             return
+        if not self.tasks:
+            self.progress.start()
         task = self.tasks.get(event.phase)
         if task is None:
             for old in self.tasks.values():
@@ -389,10 +389,19 @@ def check_outputs(*paths: tuple[str | Path | None, str]) -> None:
 
 def load_matrix(game: str, length: int | None, colours: int | None, guesses: str | None,
                 answers: str | None, backend: str | None, jotto_order: str = "sorted",
-                repeats: bool | None = None, black_only: bool = False):
-    """Return the pattern matrix for the command-line choice of game, lists and backend."""
+                repeats: bool | None = None, black_only: bool = False, fits: Any = None):
+    """Return the pattern matrix for the command-line choice of game, lists and backend, with a
+    progress line while a large one is built; ``fits(game, guesses, answers)`` first checks, from
+    the lists' sizes alone, that what the command will do with it fits (it raises if not)."""
     from ..core.games import make_game
-    from ..core.patterns import pattern_matrix
+    from ..core.patterns import list_sizes, pattern_matrix
+    from ..search.plumbing import Progress
 
-    return pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend,
-                          jotto_order=jotto_order)
+    spec = make_game(game, length, colours, repeats, black_only)
+    if fits is not None:
+        fits(spec, *list_sizes(spec, guesses, answers, jotto_order))
+    with ProgressDisplay(True) as display:
+        def rows(done: int, total: int) -> None:
+            display(Progress("pattern matrix rows", done, total))
+
+        return pattern_matrix(spec, guesses, answers, backend, jotto_order=jotto_order, progress=rows)

@@ -179,18 +179,21 @@ def optimal_tree(
     check_memo_mb(memo_mb)
     check_outputs((out, "tree"))
     chosen = parse_candidates("all" if candidates is None else candidates)
-    from ..core.history import read_position, won
+    from ..core.history import read_position, remaining_answers, won
     from ..core.trees import render, save_tree, tree_format
     from ..search.optimal import Options, Question, solve
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
-                     black_only=black_only)
+    # the size is checked from the lists before the matrix is built (from a position: once it is)
+    fits = None if state else lambda spec, g, a: _check_size(spec, g, a, a, 0, max_guesses, workers, memo_mb)
+    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats, black_only=black_only,
+                     fits=fits)
     moves = read_position(pm, state, mode)
     if won(pm, moves):
         return _print_won(pm, moves, json, out)
     if out:
         tree_format(out, fmt, pm.game, moves)
-    _check_size(pm, moves, max_guesses, workers, memo_mb)
+    _check_size(pm.game, *pm.shape, len(remaining_answers(pm, moves)), len(moves), max_guesses, workers,
+                memo_mb)
     if alternatives is None:
         alternatives = 4 if state else 0
     if start is None and not moves:
@@ -278,23 +281,25 @@ def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses:
         console.print(f"tree written to {out}")
 
 
-def _check_size(pm, moves: list, max_guesses: int, workers: int | None, memo_mb: int) -> None:
-    """Refuse, before the search, a --max-guesses whose workspaces (reserved in full, filled as
-    the search goes deep) cannot fit in this machine's memory; say what would."""
-    from ..core.history import remaining_answers
+def _check_size(game, g: int, a: int, n: int, played: int, max_guesses: int, workers: int | None,
+                memo_mb: int) -> None:
+    """Refuse, before the search (and, from the lists' sizes, before the pattern matrix is built),
+    a request whose matrices and workspaces (reserved in full, filled as the search goes deep)
+    cannot fit in this machine's memory: ``g`` guesses, ``a`` answers, ``n`` of them left after
+    ``played`` moves; say what would fit."""
+    from ..core.games import matrix_bytes
     from ..core.limits import available_memory, check_memory
     from ..search.optimal import workspace_bytes
 
-    g, a = pm.shape
-    n = len(remaining_answers(pm, moves))
     workers = workers or 2
-    levels = len(moves) + min(max_guesses - len(moves), n) + 2  # the search never goes deeper than n
-    need = workers * workspace_bytes(g, a, pm.game.n_patterns, levels) + memo_mb * 2**20
+    levels = played + min(max_guesses - played, n) + 2  # the search never goes deeper than n
+    fixed = memo_mb * 2**20 + 2 * matrix_bytes(game, g, a)  # the memo; the matrix and its answer-major copy
+    need = workers * workspace_bytes(g, a, game.n_patterns, levels) + fixed
     memory = available_memory(total=True)
     fits = ""
     if memory is not None:
-        level = workspace_bytes(g, a, pm.game.n_patterns, 1)
-        fits = f"at most --max-guesses {max(0, (memory - memo_mb * 2**20) // (workers * level) - 2):,} fits"
+        level = workspace_bytes(g, a, game.n_patterns, 1)
+        fits = f"at most --max-guesses {max(0, (memory - fixed) // (workers * level) - 2):,} fits"
     check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
                  fits, total=True)
 
