@@ -341,11 +341,12 @@ def test_no_space_left_anywhere_is_one_line(tmp_path, monkeypatch):
 
 # --- output: a full device, a terminal that cannot show a character, a closed pipe -----------------
 
-def _cli(*args: str, env: dict | None = None, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+def _cli(*args: str, env: dict | None = None, stdout=subprocess.PIPE, input: str | None = None
+         ) -> subprocess.CompletedProcess:
     """Run the command line in a real process (from another folder)."""
     code = f"import sys; from gpusolve.cli import main; sys.argv = ['gpusolve', *{list(args)!r}]; main()"
     return subprocess.run([sys.executable, "-c", code], stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          cwd=AWAY, env={**os.environ, **(env or {})}, timeout=300)
+                          cwd=AWAY, env={**os.environ, **(env or {})}, timeout=300, input=input)
 
 
 @pytest.mark.parametrize("args", [["rank", "--top", "3"], ["rank", "--top", "3", "--json"], ["--help"],
@@ -526,3 +527,25 @@ def test_a_matrix_is_not_cached_onto_a_full_disk(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "note: nothing cached" in result.stderr and "free on its disk" in result.stderr
     assert not list(tmp_path.rglob("*.bin"))
+
+
+# --- the campaign's own finds ------------------------------------------------------------------------
+
+def test_a_device_is_not_read_as_a_file(tmp_path):
+    one_error(run("verify", "/dev/zero"), "tree file /dev/zero is a device, not a file")
+    one_error(run("play", "--tree", "/dev/zero", "--all"), "is a device, not a file")
+    one_error(run("optimal-tree", "--rank", *SMALL, "--words-file", "/dev/zero"),
+              "--words-file /dev/zero is a device, not a file")
+    tree = tmp_path / "t.json"
+    assert run("tree", *SMALL, "--out", tree).exit_code == 0
+    piped = _cli("verify", "/dev/stdin", input=tree.read_text())
+    assert piped.returncode == 0, piped.stderr  # a pipe is read
+
+
+def test_one_answer_and_one_guess_are_singular(tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text("BATCH\n")
+    lists = ["--guesses", one, "--answers", one]
+    assert "over 1 answer, 1 guess, normal mode" in run("tree", *lists).stdout
+    assert "1 answer (normal mode): 1 guess always suffices" in run("worst-case", *lists).stdout
+    assert "pattern matrix 1 guess x 1 answer " in run("patterns", *lists).stdout

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.words import counted
 from .app import (
     OUT_HELP,
     Answers,
@@ -93,8 +94,9 @@ def worst_case_cmd(
         return
     claim = (f"the least, proven ({', '.join(map(str, result.refuted)) or 'nothing'} refuted)"
              if result.proven_least else f"an upper bound (depths below {min_depth} not searched)")
-    console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
-                  f"{claim}, in {result.seconds:.1f} s, {result.nodes:,} nodes")
+    suffice = f"{counted(result.depth, 'guess')} always {'suffices' if result.depth == 1 else 'suffice'}"
+    console.print(f"{counted(result.n_answers, 'answer')} ({mode} mode): {suffice}, {claim}, in "
+                  f"{result.seconds:.1f} s, {result.nodes:,} nodes")
     console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
                   f"worst {summary.worst}, histogram {summary.histogram}")
     if rank is not None:

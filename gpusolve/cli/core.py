@@ -56,7 +56,7 @@ def patterns(game: Game = "wordle", length: Length = None, colours: Colours = No
         return
     how = "loaded from cache" if pm.cache_hit else f"built on {pm.backend.name}"
     console.print(
-        f"{pm.game.name} pattern matrix {pm.shape[0]:,} guesses x {pm.shape[1]:,} answers "
+        f"{pm.game.name} pattern matrix {counted(pm.shape[0], 'guess')} x {counted(pm.shape[1], 'answer')} "
         f"({pm.codes.dtype}, {pm.codes.nbytes / 2**20:.1f} MiB), {how} in {pm.seconds:.3f} s"
     )
     console.print(f"cache: {pm.cache_path or 'none (it could not be written)'}")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
-from ..core.words import counted
+from ..core.words import counted, refuse_device
 from .app import (
     ProgressDisplay,
     check_outputs,
@@ -124,6 +124,7 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if text is not None and path is not None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
+        refuse_device(path, "--words-file")
         try:
             text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except IsADirectoryError:
@@ -183,7 +184,7 @@ def exact_ranking(candidates: str | None, words: str | None, words_file: Path | 
         print_json(ranked.as_dict(top))
         return
     table = titled_table(f"{counted(len(ranked.rows), 'start word')} by exact total ({mode} mode, "
-                  f"{max_guesses} guesses) over {pm.shape[1]:,} answers")
+                         f"{counted(max_guesses, 'guess')}) over {pm.shape[1]:,} answers")
     for name in ("rank", "word", "total", "mean", "worst"):
         table.add_column(name, justify="left" if name == "word" else "right")
     for r in ranked.rows[:top]:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted
 from .app import (
     METRIC_HELP,
     OUT_HELP,
@@ -111,8 +112,8 @@ def tree(
               f"; free guesses when {free_min} < remaining"
               + (f" <= {free_max}" if free_max is not None else ""))
     rule = "" if ties == "exact" else f"; ties as in {ties}"
-    say(f"greedy {metric} tree over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses, "
-                  f"{mode} mode{window}{rule}")
+    say(f"greedy {metric} tree over {counted(pm.shape[1], 'answer')}, {counted(pm.shape[0], 'guess')}, "
+        f"{mode} mode{window}{rule}")
     say(f"first guess: {summary.first_guess}")
     _print_report(summary)
     if show:

@@ -28,7 +28,7 @@ from pathlib import Path
 from .errors import GpusolveError
 from .games import GAME_OPTIONS, Game, make_game
 from .outputs import write_output
-from .words import Word
+from .words import Word, refuse_device
 
 SCHEMA = "gpusolve-tree/1"
 MAX_DEPTH = 100
@@ -291,6 +291,7 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) read from a JSON file, a text-layout tree or an explorer page
     (told apart by their content), or raise a one-line error. A text tree carries no info: its
     game is Wordle."""
+    refuse_device(path, "tree file")
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -74,6 +76,17 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
             raise GpusolveError(f"cannot read word list {spec}: {e.strerror or e}") from None
         source = str(path)
     return parse_words(text, source, alphabet)
+
+
+def refuse_device(path: str | Path, what: str) -> None:
+    """Raise a one-line error if ``path`` is a device (``/dev/zero`` would be read for ever): a
+    file or a pipe (``/dev/stdin`` fed by one) is read, a device is not."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # reading it says what is wrong
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise GpusolveError(f"{what} {path} is a device, not a file")
 
 
 def parse_words(text: str, source: str, alphabet: str) -> tuple[Word, ...]:
