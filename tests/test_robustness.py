@@ -549,3 +549,11 @@ def test_one_answer_and_one_guess_are_singular(tmp_path):
     assert "over 1 answer, 1 guess, normal mode" in run("tree", *lists).stdout
     assert "1 answer (normal mode): 1 guess always suffices" in run("worst-case", *lists).stdout
     assert "pattern matrix 1 guess x 1 answer " in run("patterns", *lists).stdout
+
+
+@pytest.mark.parametrize("threads", ["0", "-1", "many"])
+def test_an_environment_numba_cannot_start_with(threads):
+    done = _cli("rank", *SMALL, env={"NUMBA_NUM_THREADS": threads})
+    said = f"error: NUMBA_NUM_THREADS={threads!r} is not a number of threads: set it to 1 or more"
+    assert done.stderr.splitlines() == [said + ", or unset it"], done.stderr
+    assert done.returncode == 2

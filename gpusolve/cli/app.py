@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -82,6 +83,7 @@ class _Group(TyperGroup):
             _usage(e)
 
     def invoke(self, ctx: typer.Context) -> Any:
+        _check_environment()
         try:
             with warnings.catch_warnings(), terminate_as_interrupt():
                 warnings.simplefilter("always", Note)
@@ -103,6 +105,13 @@ class _Group(TyperGroup):
             if e.errno not in (errno.ENOSPC, errno.EDQUOT):
                 raise
             _fail(no_space(e))
+
+
+def _check_environment() -> None:
+    """Fail in one line on an environment numba cannot start with (it would raise on import)."""
+    threads = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if threads and not (threads.isdigit() and int(threads) > 0):
+        _fail(f"NUMBA_NUM_THREADS={threads!r} is not a number of threads: set it to 1 or more, or unset it")
 
 
 class _Command(TyperCommand):

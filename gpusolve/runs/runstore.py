@@ -130,7 +130,8 @@ class RunStore:
             self.lock.release()
             raise self._unreadable(e, f"cannot open run directory {self.path}") from None
         self._written = 0
-        self._fault = int(os.environ.get(FAULT) or 0)
+        fault = os.environ.get(FAULT, "")
+        self._fault = int(fault) if fault.isdigit() else 0
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
