@@ -557,3 +557,7 @@ def test_an_environment_numba_cannot_start_with(threads):
     said = f"error: NUMBA_NUM_THREADS={threads!r} is not a number of threads: set it to 1 or more"
     assert done.stderr.splitlines() == [said + ", or unset it"], done.stderr
     assert done.returncode == 2
+
+
+def test_a_tree_without_free_guesses_says_so():
+    assert "normal mode; no free guesses\n" in run("tree", *SMALL, "--free-max", "2").stdout

@@ -108,9 +108,7 @@ def tree(
     if json:
         print_json(summary.as_dict())
         return
-    window = ("" if mode == "consistent" else
-              f"; free guesses when {free_min} < remaining"
-              + (f" <= {free_max}" if free_max is not None else ""))
+    window = "" if mode == "consistent" else _free_window(free_min, free_max)
     rule = "" if ties == "exact" else f"; ties as in {ties}"
     say(f"greedy {metric} tree over {counted(pm.shape[1], 'answer')}, {counted(pm.shape[0], 'guess')}, "
         f"{mode} mode{window}{rule}")
@@ -209,6 +207,15 @@ def _tree_file(path: Path, guesses: str | None, answers: str | None, backend: st
     pm = pattern_matrix(game, guesses or info.get("guesses") or None, answers or info.get("answers") or None,
                         backend)
     return t, pm, info, stored_moves(pm, info.get("moves"), mode or info.get("mode") or "normal")
+
+
+def _free_window(free_min: int, free_max: int | None) -> str:
+    """Return how a tree's header says when free (non-answer) guesses were considered."""
+    if free_max is None:
+        return f"; free guesses when {free_min} < remaining"
+    if free_max <= free_min:
+        return "; no free guesses"
+    return f"; free guesses when {free_min} < remaining <= {free_max}"
 
 
 def _summary(t, moves: list):
