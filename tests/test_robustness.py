@@ -561,3 +561,7 @@ def test_an_environment_numba_cannot_start_with(threads):
 
 def test_a_tree_without_free_guesses_says_so():
     assert "normal mode; no free guesses\n" in run("tree", *SMALL, "--free-max", "2").stdout
+
+
+def test_a_hidden_answer_that_is_no_answer_is_named_so():
+    one_error(run("play", "--human", "--target", "AAHED", input="quit\n"), "AAHED: not in the answer list")

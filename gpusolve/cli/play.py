@@ -215,7 +215,7 @@ def play_human(
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
     if answer is not None:
-        target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
+        target = pm.game.parse_word(answer, frozenset(pm.answers), "answer list")
     else:
         target = random.Random(seed).choice(pm.answers)
     moves: list = []
