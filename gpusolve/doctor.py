@@ -108,8 +108,7 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
 def first_pass_bounds(pm: PatternMatrix) -> tuple[np.ndarray, np.ndarray]:
     """Return the first-pass (totals, bucket bounds) of 64 start words spread over the guesses
     over every answer, with 5 guesses to go after them, on ``pm``'s backend."""
-    from .search.bounds import first_pass, guess_caps
-    from .search.optimal import guess_table
+    from .search.bounds import first_pass, guess_caps, guess_table
 
     answers = np.arange(pm.shape[1], dtype=np.int32)
     rows = np.arange(pm.shape[0], dtype=np.int32)

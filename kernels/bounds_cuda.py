@@ -15,7 +15,7 @@ from numba import uint64 as numba_uint64
 
 from . import levels
 from .config import EXACT_MAX_PATTERNS as MAX_PATTERNS
-from .levels import INF
+from .config import INF
 
 level_bound = cuda.jit(device=True, inline=True)(levels.level_bound)
 

@@ -1,4 +1,10 @@
-"""Tunables shared by the kernels: launch geometry and fixed-point scales."""
+"""Tunables shared by the kernels: launch geometry and fixed-point scales, and the searches'
+infinite cost. Plain constants: importing this module imports no numba (the command line reads
+it at start-up)."""
+
+INF = 1 << 40
+"""The cost of a set no strategy finishes within its guesses (the searches' infinity): far above
+any total (at most answers x guesses), far below int64's limit, so sums of a few stay exact."""
 
 THREADS_PER_BLOCK = 128
 """CUDA threads per block for one-dimensional launches."""

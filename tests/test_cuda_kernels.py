@@ -102,7 +102,7 @@ def _worst_case_stats(pm):
 
 
 def _optimal_guess_table(pm):
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import guess_table
 
     return guess_table(pm, np.arange(pm.shape[1], dtype=np.int32), np.arange(pm.shape[0], dtype=np.int32))
 
@@ -175,8 +175,7 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
     kernel's exact partition bounds with 1, 2 and 4 guesses left."""
     from test_optimal import random_instance
 
-    from gpusolve.search.bounds import first_pass, guess_caps
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table
 
     pm = random_instance(kind, 11, 24, 40)
     answers = np.arange(24, dtype=np.int32)
@@ -199,8 +198,7 @@ def test_first_pass_bounds_cuda_equal_cpu_where_the_level_bound_binds(monkeypatc
     from test_optimal import small_matrix
 
     from gpusolve.core.games import make_game
-    from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table, reference_bucket_bound
 
     game = make_game("mastermind", 4, 4, black_only=True)
     codes = game.word_lists(None, None)[0]

@@ -329,12 +329,12 @@ def test_an_io_error_on_a_disk_with_no_space_left_is_a_full_disk(tmp_path, monke
 
 
 def test_no_space_left_anywhere_is_one_line(tmp_path, monkeypatch):
-    from gpusolve.core import trees
+    from gpusolve.core import treefiles
 
     def no_space(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "t.json"))
 
-    monkeypatch.setattr(trees, "save_tree", no_space)
+    monkeypatch.setattr(treefiles, "save_tree", no_space)
     one_error(run("optimal-tree", *SMALL, "--start", "BATCH", "--max-guesses", "15", "--out",
                   tmp_path / "t.json"), f"cannot write {tmp_path / 't.json'}: no space left on the device")
 

@@ -12,7 +12,8 @@ from gpusolve.cli import app
 from gpusolve.core.games import make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.core.patterns import pattern_matrix
-from gpusolve.core.trees import Node, load_tree, save_tree
+from gpusolve.core.treefiles import load_tree, save_tree
+from gpusolve.core.trees import Node
 from gpusolve.core.verify import verify_tree
 from gpusolve.search.greedy import greedy_tree
 

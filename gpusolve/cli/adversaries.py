@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..core.words import counted
+from ..search.defaults import DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
     Answers,
@@ -52,7 +53,7 @@ def worst_case_cmd(
     budget: Budget = 2_000_000_000,
     time_limit: TimeLimit = None,
     pair_mb: Annotated[int, typer.Option("--pair-mb", min=0,
-                                         help="Memory for cached pair separators, MiB.")] = 256,
+                                         help="Memory for cached pair separators, MiB.")] = DEFAULT_PAIR_MB,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
@@ -61,7 +62,8 @@ def worst_case_cmd(
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
     from ..core.history import read_position, refuse_won, remaining_answers
     from ..core.limits import check_memo_mb
-    from ..core.trees import save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import summarize
     from ..search.plumbing import Budget as SearchBudget
     from ..search.worstcase import rank_worst_case, worst_case
 
@@ -167,7 +169,7 @@ def evil(
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
     (ties: the lowest reply, ..... first)."""
     from ..core.games import make_game
-    from ..core.trees import load_tree
+    from ..core.treefiles import load_tree
     from ..search.adversary import evil_path, policy_metric
     from ..search.greedy import greedy_tree
 

@@ -92,9 +92,12 @@ def rank(
     if by == "tree" and (state or worst):
         raise GpusolveError("--by tree ranks first guesses: it takes neither --state nor --worst")
     if by == "tree":
-        return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
-                                 backend, json, run_dir, scheduler, workers, batch, output, quiet, task,
-                                 repeats=repeats, black_only=black_only)
+        from .options import GameLists, RunOptions
+
+        lists = GameLists(game, length, colours, repeats, black_only, guesses, answers, backend)
+        return runs.tree_ranking(RunOptions(
+            lists, mode, max_guesses, metric=metric, top=top, workers=workers, run_dir=run_dir,
+            scheduler=scheduler, batch=batch, output=output, task=task, json=json, quiet=quiet))
     if by != "guess":
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
     from ..core.history import allowed_rows, read_position, refuse_won, remaining_answers

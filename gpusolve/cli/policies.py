@@ -134,7 +134,8 @@ def prior_tree_cmd(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
-    from ..core.trees import save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import summarize
     from ..search.prior import answer_weights, prior_tree, weighted_mean
 
     check_outputs((out, "tree"))

@@ -9,6 +9,7 @@ import typer
 
 from ..core.errors import GpusolveError
 from ..core.words import counted
+from ..search.defaults import FREE_MIN
 from .app import (
     METRIC_HELP,
     OUT_HELP,
@@ -32,7 +33,6 @@ from .app import (
     print_json,
 )
 
-FREE_MIN = 3  # gpusolve.search.greedy.FREE_MIN (numba is imported only when a command runs)
 Metric = Annotated[str, name_option(
     "--metric", f"Metric minimized at every node: {METRIC_HELP}; prefix anti- to reverse it.")]
 FreeMax = Annotated[int | None, typer.Option(
@@ -86,7 +86,8 @@ def tree(
                               out=str(out) if out else None, fmt=fmt, game=game, length=length,
                               colours=colours, repeats=repeats, black_only=black_only, guesses=guesses,
                               answers=answers, backend=backend, json=json)
-    from ..core.trees import plot_histogram, render, save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import plot_histogram, render, summarize
     from ..search.greedy import greedy_tree, kernel_metric
 
     kernel_metric(metric, 1, ties)  # an unknown metric or tie rule fails before the lists load
@@ -184,7 +185,7 @@ def tree_view(
     published trees (hollow, or text-full), or JSON. It is not checked: use verify for that."""
     import sys
 
-    from ..core.trees import dump_tree, load_tree, save_tree, tree_format
+    from ..core.treefiles import dump_tree, load_tree, save_tree, tree_format
 
     t, game, info = load_tree(path)
     info.update({k: v for k, v in (("mode", mode), ("guesses", guesses), ("answers", answers)) if v})
@@ -200,7 +201,7 @@ def _tree_file(path: Path, guesses: str | None, answers: str | None, backend: st
     """Return (tree, pattern matrix, file info, the moves it starts from) of a tree file."""
     from ..core.history import stored_moves
     from ..core.patterns import pattern_matrix
-    from ..core.trees import load_tree
+    from ..core.treefiles import load_tree
 
     t, game, info = load_tree(path)
     # a code game's file names its own lists (every code) by the empty name

@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from ..core.errors import GpusolveError
 from ..core.interrupt import StopOnInterrupt
 from ..core.words import Word
+from ..search.memo import Entries
 from .runstore import RunStore
-from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
+from .subproblems import PER_UNIT, STORE_MAX, Subproblems
 from .units import UNITS, Job, matrix_for
 
 SHARE_PARTS = 32

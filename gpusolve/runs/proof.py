@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
 from ..core.words import Word
@@ -174,8 +174,8 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     ``workers``: searches at once (threads here, or processes of a local Dask cluster when a
     ``scheduler`` is named) [default: the cores]. Ctrl-C stops it cleanly: what is finished is kept.
     """
-    from ..search.bounds import size_bound
-    from ..search.optimal import DEFAULT_MEMO_MB, guess_table
+    from ..search.bounds import guess_table, size_bound
+    from ..search.defaults import DEFAULT_MEMO_MB
 
     started = time.perf_counter()
     if cutoff is not None and cutoff < 1:
@@ -304,7 +304,8 @@ class _Search:
         return by_bound, by_search
 
     def _run_here(self, workers: int, memo_mb: int) -> None:
-        from ..search.optimal import MemoTable, Options, Question, solve
+        from ..search.memo import MemoPool
+        from ..search.optimal import Options, Question, solve
         from ..search.plumbing import Budget
 
         stop = Budget(None)  # shared: Ctrl-C here stops every worker's search
@@ -312,16 +313,16 @@ class _Search:
         # gets several threads of its own
         inner = max(1, workers // max(1, len(self.pending())))
         workers = max(1, workers // inner)
-        free: list[list[MemoTable]] = [[] for _ in range(workers)]
+        free = [MemoPool() for _ in range(workers)]
         lock = threading.Lock()
         per_search = max(1, memo_mb // workers)
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
                 tables = free.pop()
-                for w in [w for w, o in self.memos.items() if o.tables is tables]:
+                for w in [w for w, o in self.memos.items() if o.memos is tables]:
                     del self.memos[w]  # those tables are about to hold another word's search
-            options = Options(memo_mb=per_search, workers=inner, tables=tables)
+            options = Options(memo_mb=per_search, workers=inner, memos=tables)
             try:
                 try:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
@@ -329,9 +330,7 @@ class _Search:
                     res = solve(self.pm, question, replace(options, budget=stop))
                     with lock:
                         self.memos[word] = options
-                except GpusolveError as e:
-                    if not str(e).startswith("no strategy"):
-                        raise
+                except Infeasible:
                     return {"value": None, "exact": True}, 0
                 if res.interrupted:
                     return None, res.nodes

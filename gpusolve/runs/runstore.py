@@ -9,7 +9,7 @@ A run directory holds ``run.sqlite`` with three tables:
   result as JSON (deterministic: equal on every run), and how it was obtained (seconds, worker,
   nodes searched, hits on cached subproblems) kept apart so that results compare equal across
   runs. Each finished batch is one transaction, together with its new subproblems.
-* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.runs.subproblems``): a
+* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.search.memo.Entries``): a
   128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high) that finds an entry, and the
   record that proves which subproblem it is (the guesses left ``depth`` and the sorted moves
   ``path`` from the root set, int32 bytes) -> value, whether it is exact or a proven lower
@@ -44,7 +44,8 @@ import numpy as np
 import platformdirs
 
 from ..core.errors import GpusolveError, Note
-from .subproblems import STORE_MAX, Entries, path_array
+from ..search.memo import Entries, path_array
+from .subproblems import STORE_MAX
 
 SCHEMA_VERSION = 3
 DATABASE = "run.sqlite"
@@ -256,7 +257,7 @@ class RunStore:
     # --- subproblem cache -------------------------------------------------------------------
 
     def load_subproblems(self) -> Entries:
-        """Return the cached subproblems (``gpusolve.runs.subproblems.Entries``)."""
+        """Return the cached subproblems (``gpusolve.search.memo.Entries``)."""
         rows = self._read("SELECT k1, k2, value, exact, guess, size, work, depth, path FROM subproblems")
         if not rows:
             return Entries.empty()

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.patterns import PatternMatrix
-
-INF = 1 << 40
+from ..kernels.config import INF
 
 
 @dataclass
@@ -33,6 +32,29 @@ class FirstPass:
     def complete(self, j: int) -> bool:
         """Return whether start ``j``'s scan ran to its end (its bounds are not cut short)."""
         return self.cutoff >= INF or self.totals[j] < self.cutoff
+
+
+def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
+    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
+    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
+    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
+
+    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
+                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
+    table[:, 1] = table[:, 1] > 0
+    return table
+
+
+_WHOLE: dict = {}
+
+
+def whole_table(pm: PatternMatrix) -> np.ndarray:
+    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
+    if _WHOLE.get("pm") is not pm:
+        _WHOLE.clear()
+        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
+    return _WHOLE["table"]
 
 
 def guess_caps(table: np.ndarray) -> np.ndarray:
@@ -115,8 +137,6 @@ _ROOT: dict[tuple[int, str], tuple[PatternMatrix, np.ndarray, np.ndarray, np.nda
 def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> np.ndarray:
     """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
     (the guess table and reply matrix they need are kept for the next call)."""
-    from .optimal import guess_table
-
     key = (id(pm), mode)
     if key not in _ROOT:
         answers = np.arange(pm.shape[1], dtype=np.int32)
