@@ -323,8 +323,8 @@ def _check_size(game, g: int, a: int, n: int, played: int, o: TreeOptions) -> No
     memory = available_memory(total=True)
     fits = ""
     if memory is not None:
-        level = workspace_bytes(g, a, game.n_patterns, 1)
-        fits = f"at most --max-guesses {max(0, (memory - fixed) // (workers * level) - 2):,} fits"
+        most = (memory - fixed) // (workers * workspace_bytes(g, a, game.n_patterns, 1)) - 2
+        fits = f"at most --max-guesses {most:,} fits" if most > 0 else "none fits: use shorter word lists"
     check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
                  fits, total=True)
 
