@@ -27,8 +27,8 @@ AWAY = tempfile.gettempdir()  # processes start here: the checkout's bare gpusol
 ALLOWED = ["--answers", FAMILY]  # every allowed guess: six guesses suffice
 
 
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args], prog_name="gpusolve")
+def run(*args: object, input: str | None = None):
+    return runner.invoke(app, [str(a) for a in args], prog_name="gpusolve", input=input)
 
 
 def one_error(result, fragment: str = "") -> str:

@@ -137,7 +137,7 @@ def test_tree_command_json_out_and_verify(tmp_path):
     assert (summary["first_guess"], round(summary["mean"], 2), summary["worst"]) == ("RAISE", 3.52, 6)
     assert plot.read_bytes()[:4] == b"\x89PNG"
     code, stdout, _ = run("verify", out)
-    assert code == 0 and 'first guess: "RAISE"' in stdout
+    assert code == 0 and 'first guess: RAISE' in stdout
     code, stdout, _ = run("verify", out, "--json")
     assert json.loads(stdout)["valid"] is True
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.words import counted
 from ..search.defaults import DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
@@ -59,7 +60,7 @@ def worst_case_cmd(
     quiet: Quiet = False,
 ) -> None:
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import read_position, refuse_won, remaining_answers
     from ..core.limits import check_memo_mb
     from ..core.treefiles import save_tree, tree_format
     from ..core.trees import summarize
@@ -71,7 +72,8 @@ def worst_case_cmd(
     check_outputs((out, "tree"))
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    moves = parse_history(pm, state or "")
+    moves = read_position(pm, state, mode)
+    refuse_won(pm, moves, "guess")
     if out:
         tree_format(out, fmt, pm.game, moves)
     alive = remaining_answers(pm, moves)
@@ -94,8 +96,9 @@ def worst_case_cmd(
         return
     claim = (f"the least, proven ({', '.join(map(str, result.refuted)) or 'nothing'} refuted)"
              if result.proven_least else f"an upper bound (depths below {min_depth} not searched)")
-    console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
-                  f"{claim}, in {result.seconds:.1f} s, {result.nodes:,} nodes")
+    suffice = f"{counted(result.depth, 'guess')} always {'suffices' if result.depth == 1 else 'suffice'}"
+    console.print(f"{counted(result.n_answers, 'answer')} ({mode} mode): {suffice}, {claim}, in "
+                  f"{result.seconds:.1f} s, {result.nodes:,} nodes")
     console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
                   f"worst {summary.worst}, histogram {summary.histogram}")
     if rank is not None:
@@ -208,7 +211,7 @@ def antiwordle(
     if json:
         print_json(s.as_dict())
         return
-    console.print(f'first guess: "{s.first_guess}"')
+    console.print(f"first guess: {s.first_guess}")
     console.print(f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
                   f"best: {s.best}")
     console.print(f"cumulative: {s.cumulative()}")

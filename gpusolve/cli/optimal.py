@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..core.errors import GpusolveError, Infeasible, Note
+from ..core.words import counted
 from ..kernels.config import INF
 from ..search.defaults import DEFAULT_MEMO_MB, DEFAULT_PAIR_MB
 from .app import (
@@ -75,10 +76,11 @@ def _print_result(result, state: bool, scope: str) -> None:
         tried = f" (best of the {result.tried} tried of {result.candidates} candidates)"
     console.print(f"{label}: [bold]{result.first_guess}[/bold]{tried}")
     if state:
-        console.print(f"value: {result.total:,} more guesses over the {result.n_answers:,} answers left "
-                      f"(mean {result.mean:.4f} more)")
+        console.print(f"value: {counted(result.total, 'more guess')} over the "
+                      f"{counted(result.n_answers, 'answer')} left (mean {result.mean:.4f} more)")
     else:
-        console.print(f"total: {result.total:,} over {result.n_answers:,} answers, mean {result.mean:.4f}")
+        console.print(f"total: {result.total:,} over {counted(result.n_answers, 'answer')}, "
+                      f"mean {result.mean:.4f}")
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")
@@ -190,7 +192,7 @@ def _worst_case(o: TreeOptions) -> None:
 
 def _optimal(o: TreeOptions) -> None:
     """Check the options, then search a given first guess or position, or prove the best start word."""
-    from ..core.history import parse_history
+    from ..core.history import read_position, remaining_answers, won
     from ..core.limits import check_memo_mb, check_workers
     from ..core.treefiles import tree_format
 
@@ -198,11 +200,14 @@ def _optimal(o: TreeOptions) -> None:
     check_memo_mb(o.memo)
     check_outputs((o.out, "tree"))
     chosen = parse_candidates("all" if o.candidates is None else o.candidates)
-    pm = o.lists.matrix()
-    moves = parse_history(pm, o.state or "")
+    # the size is checked from the lists before the matrix is built (from a position: once it is)
+    pm = o.lists.matrix(fits=None if o.state else lambda game, g, a: _check_size(game, g, a, a, 0, o))
+    moves = read_position(pm, o.state, o.mode)
+    if won(pm, moves):
+        return _print_won(moves, o)
     if o.out:
         tree_format(o.out, o.fmt, pm.game, moves)
-    _check_size(pm, moves, o)
+    _check_size(pm.game, *pm.shape, len(remaining_answers(pm, moves)), len(moves), o)
     if o.start is None and not moves:
         if o.time_limit is not None:
             raise GpusolveError("--time-limit goes with --start or --state: a proof over every start word "
@@ -301,23 +306,40 @@ def _prove(pm, o: TreeOptions, candidates: int | None) -> None:
         console.print(f"tree written to {o.out}")
 
 
-def _check_size(pm, moves: list, o: TreeOptions) -> None:
-    """Refuse, before the search, a --max-guesses whose workspaces (reserved in full, filled as
-    the search goes deep) cannot fit in this machine's memory; say what would."""
-    from ..core.history import remaining_answers
+def _check_size(game, g: int, a: int, n: int, played: int, o: TreeOptions) -> None:
+    """Refuse, before the search (and, from the lists' sizes, before the pattern matrix is built),
+    a request whose matrices and workspaces (reserved in full, filled as the search goes deep)
+    cannot fit in this machine's memory: ``g`` guesses, ``a`` answers, ``n`` of them left after
+    ``played`` moves; say what would fit."""
+    from ..core.games import matrix_bytes
     from ..core.limits import available_memory, check_memory
     from ..search.optimal import workspace_bytes
 
-    g, a = pm.shape
-    n = len(remaining_answers(pm, moves))
     workers = o.workers or 2
     memo_mb, max_guesses = o.memo, o.max_guesses
-    levels = len(moves) + min(max_guesses - len(moves), n) + 2  # the search never goes deeper than n
-    need = workers * workspace_bytes(g, a, pm.game.n_patterns, levels) + memo_mb * 2**20
+    levels = played + min(max_guesses - played, n) + 2  # the search never goes deeper than n
+    fixed = memo_mb * 2**20 + 2 * matrix_bytes(game, g, a)  # the memo; the matrix and its answer-major copy
+    need = workers * workspace_bytes(g, a, game.n_patterns, levels) + fixed
     memory = available_memory(total=True)
     fits = ""
     if memory is not None:
-        level = workspace_bytes(g, a, pm.game.n_patterns, 1)
-        fits = f"at most --max-guesses {max(0, (memory - memo_mb * 2**20) // (workers * level) - 2):,} fits"
+        most = (memory - fixed) // (workers * workspace_bytes(g, a, game.n_patterns, 1)) - 2
+        fits = f"at most --max-guesses {most:,} fits" if most > 0 else "none fits: use shorter word lists"
     check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
                  fits, total=True)
+
+
+def _print_won(moves: list, o: TreeOptions) -> None:
+    """Say that the moves already won the game: nothing left to guess, 0 more guesses."""
+    if o.out:
+        raise GpusolveError(f"the game is already won ({moves[-1][0]} is the answer): no tree to write "
+                            f"to {o.out}")
+    warnings.warn(Note(f"the game is already won: {moves[-1][0]} (move {len(moves)}) is the answer"),
+                  stacklevel=1)
+    if o.json:
+        print_json({"first_guess": None, "total": 0, "mean": 0.0, "worst": len(moves),
+                    "histogram": {len(moves): 1}, "proven": True, "nodes": 0, "seconds": 0.0,
+                    "proven_scope": "the game is won: nothing left to guess", "interrupted": False,
+                    "moves": len(moves)})
+    else:
+        console.print("nothing left to guess: 0 more guesses (the game is won)")

@@ -24,10 +24,11 @@ class GameLists:
     answers: str | None = None
     backend: str | None = None
 
-    def matrix(self):
-        """Return the pattern matrix of these lists (``load_matrix``)."""
+    def matrix(self, fits=None):
+        """Return the pattern matrix of these lists (``load_matrix``; ``fits`` checks the lists' sizes
+        before it is built)."""
         return load_matrix(self.game, self.length, self.colours, self.guesses, self.answers, self.backend,
-                           repeats=self.repeats, black_only=self.black_only)
+                           repeats=self.repeats, black_only=self.black_only, fits=fits)
 
 
 @dataclass(frozen=True)

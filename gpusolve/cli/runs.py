@@ -9,18 +9,30 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted, refuse_device
 from .app import (
     ProgressDisplay,
     check_outputs,
     console,
     print_json,
+    titled_table,
 )
 
 RunDir = Annotated[Path | None, typer.Option(
     "--run-dir", help="Run directory (resumed if it exists) [default: derived from the parameters, "
     "under $GPUSOLVE_RUNS_DIR or the user data dir]")]
+def _scheduler(address: str | None) -> str | None:
+    """Return a --scheduler address checked before any work (a malformed one: one error line)."""
+    if address is None:
+        return None
+    from ..runs.fanout import check_scheduler
+
+    return check_scheduler(address)
+
+
 Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
+    "--scheduler", callback=_scheduler,
+    help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
     "[default: the number of cores; in this process without dask installed]")]
@@ -64,8 +76,6 @@ def check_run(workers: int | None, scheduler: str | None, output: Path | None) -
 
 def tree_ranking(o: RunOptions) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_trees, save_ranking
 
     workers = check_run(o.workers, o.scheduler, o.output)
@@ -81,10 +91,10 @@ def tree_ranking(o: RunOptions) -> None:
     if o.json:
         print_json(ranked.as_dict(o.top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by their {o.metric} greedy tree ({o.mode} mode) "
-                  f"over {pm.shape[1]:,} answers")
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by their {o.metric} greedy tree "
+                         f"({o.mode} mode) over {pm.shape[1]:,} answers")
     if task == "partition":  # a stand-in without trees: show its fields
-        table = Table(*ranked.rows[0].keys(), title=f"{len(ranked.rows):,} start words by {task}")
+        table = titled_table(f"{counted(len(ranked.rows), 'start word')} by {task}", *ranked.rows[0].keys())
         for r in ranked.rows[:o.top]:
             table.add_row(*map(str, r.values()))
         console.print(table)
@@ -112,8 +122,9 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if text is not None and path is not None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
+        refuse_device(path, "--words-file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except IsADirectoryError:
             raise GpusolveError(f"--words-file {path} is a folder") from None
         except UnicodeDecodeError:
@@ -143,16 +154,17 @@ def parse_candidates(text: str) -> int | None:
 
 def exact_ranking(o: RunOptions) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_exact, save_ranking
 
+    if o.candidates is not None and (o.words is not None or o.words_file is not None):
+        raise GpusolveError("--candidates picks the start words by --metric, --words and --words-file name "
+                            "them: give one or the other")
     workers = check_run(o.workers, o.scheduler, o.output)
     count = parse_candidates("10" if o.candidates is None else o.candidates)
     pm = o.lists.matrix()
     chosen = _words(o.words, o.words_file)
-    if chosen is not None:
-        chosen = [pm.game.parse_word(w, pm.guess_index) for w in chosen]
+    if chosen is not None:  # each word once, in the order given (SALET,salet is one word)
+        chosen = list(dict.fromkeys(pm.game.parse_word(w, pm.guess_index) for w in chosen))
     task = o.task or "exact"
     ranked = run_with_progress(pm, f"exact values ({o.mode})", task, o.quiet, lambda on_batch: rank_exact(
         pm, o.lists.guesses, o.lists.answers, mode=o.mode, max_guesses=o.max_guesses, cutoff=o.cutoff,
@@ -164,8 +176,8 @@ def exact_ranking(o: RunOptions) -> None:
     if o.json:
         print_json(ranked.as_dict(o.top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by exact total ({o.mode} mode, "
-                  f"{o.max_guesses} guesses) over {pm.shape[1]:,} answers")
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by exact total ({o.mode} mode, "
+                         f"{counted(o.max_guesses, 'guess')}) over {pm.shape[1]:,} answers")
     for name in ("rank", "word", "total", "mean", "worst"):
         table.add_column(name, justify="left" if name == "word" else "right")
     for r in ranked.rows[:o.top]:

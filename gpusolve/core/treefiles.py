@@ -25,6 +25,7 @@ from .games import GAME_OPTIONS, Game, make_game
 from .outputs import write_output
 from .trees import Node, Tree
 from .treetext import check_text_game, from_text, to_text
+from .words import refuse_device
 
 SCHEMA = "gpusolve-tree/1"
 MAX_DEPTH = 100
@@ -122,8 +123,9 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) read from a JSON file, a text-layout tree or an explorer page
     (told apart by their content), or raise a one-line error. A text tree carries no info: its
     game is Wordle."""
+    refuse_device(path, "tree file")
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise GpusolveError(f"tree file {path} does not exist") from None
     except IsADirectoryError:

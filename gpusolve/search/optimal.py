@@ -476,8 +476,10 @@ class _Search:
         full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
-        if depth == 1:
-            bounds = np.full(len(cand), 1 if n == 1 else INF, np.int64)
+        if n == 1:  # exact: the answer itself wins now, any other guess one turn later
+            bounds = np.where(cand == own[0], 1, 2 if depth >= 2 else INF).astype(np.int64)
+        elif depth == 1:
+            bounds = np.full(len(cand), INF, np.int64)
         order = np.lexsort((table[:, 2], bounds))
         choice.restricted = limit is not None and limit < len(order)
         if limit is not None:
@@ -523,7 +525,7 @@ class _Search:
                     settle(g, int(first.totals[j]), False, bound)
                     continue
                 if depth == 1 or n == 1:
-                    value, exact = (1, True) if n == 1 else (INF, True)
+                    value, exact = int(bounds[chunk[j]]), True
                 else:
                     value, exact = self.evaluate(answers, depth, rows, path, g, bound,
                                                  None if first is None else first.buckets[j],
@@ -730,7 +732,9 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         raise GpusolveError("no answers to solve")
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
-    depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
+    # n guesses always suffice (a useful guess leaves fewer; a given start may be useless): a deeper
+    # limit is moot
+    depth = min(depth, n + (q.start is not None))
     ctx = _Context(pm, mode, len(moves) + depth, o.vector_max, o.symmetry,
                    root=None if q.answers is None else alive)
     # the symmetries fixing the moves keep the set they leave (not a set restricted beyond it)
