@@ -384,12 +384,14 @@ class CudaBackend(Backend):
 
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
-        """Return the (guesses x answers) reply-code matrix, built on the GPU (if it fits there)."""
+        """Return the (guesses x answers) reply-code matrix, built on the GPU where it pays
+        (``offloads``) and fits."""
         from ..kernels import config
         from ..kernels import patterns_cuda as cuda
 
         need = len(guesses) * len(answers) * np.dtype(dtype).itemsize + guesses.nbytes + answers.nbytes
-        if not (self.on_gpu() and self.room(need, "the pattern matrix")):
+        cells = len(guesses) * len(answers)
+        if not (self.offloads(len(answers), 0, cells) and self.room(need, "the pattern matrix")):
             return self.cpu.pattern_matrix(kind, guesses, answers, colours, dtype)
         out = self.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
