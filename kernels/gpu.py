@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from numba import cuda
 
-int32, int64, uint8, uint64 = cuda.int32, cuda.int64, cuda.uint8, cuda.uint64
+int32, int64, uint8, uint16, uint64 = cuda.int32, cuda.int64, cuda.uint8, cuda.uint16, cuda.uint64
 """The scalar types the kernels name (as module names: inside a kernel, the CUDA simulator's
 ``cuda`` has none)."""
 

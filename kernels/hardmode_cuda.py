@@ -7,7 +7,7 @@ from .hardmode import SCRATCH, build
 hard_rule, rule_allows, hard_filter, allows_after = build(cuda.jit(device=True))
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out):
     """Fill ``out[i]`` with 1 if hard mode allows guess row ``rows[i]`` after every move, else 0."""
     scratch = cuda.local.array(SCRATCH, dtype=int64)

@@ -27,7 +27,7 @@ from .stats import (
 _LOW = 65535
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out):
     """Fill ``out[s, i, c]`` with statistic ``columns[c]`` of guess ``rows[i]`` over set s."""
     hist = cuda.shared.array(MAX_PATTERNS, dtype=int32)

@@ -11,7 +11,7 @@ from .replies import reply_code as _reply_code
 reply_code = cuda.jit(device=True, inline=True)(_reply_code)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def fill_pattern_matrix(kind, guesses, answers, colours, out):
     """Fill ``out[g, a]`` with the reply code of every guess row against every answer row."""
     length = guesses.shape[1]

@@ -14,7 +14,7 @@ from .preset_bounds import MAX_LEVELS
 set_bounds_of = cuda.jit(device=True)(preset_bounds.set_bounds_of)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def set_bounds(codes, square, sets, answer_rows, n_patterns, more, keys, buf, seen, bounds, wins, biggest):
     """Fill ``bounds[s]``, ``wins[s]`` (1 or 0) and ``biggest[s]`` for every preset set ``sets[s]``."""
     frames = cuda.local.array((MAX_LEVELS, 6), dtype=int64)  # module-level names only

@@ -7,7 +7,7 @@ from .war_game import play_game as _play_game
 play_game = cuda.jit(device=True)(_play_game)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def play_games(key, first, ranks, suits, down, cap, lengths, outcomes):
     """Fill ``lengths[i]`` (plays) and ``outcomes[i]`` of games ``first + i``."""
     hands = cuda.local.array((2, MAX_CARDS), dtype=uint8)

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
+from gpusolve.kernels import config
 from test_cli_core import assert_one_line_error
 from typer.testing import CliRunner
 
@@ -48,7 +49,15 @@ def _notes_and_errors(result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.strip()]
 
 
-def test_auto_runs_on_the_cpu_with_one_note_when_the_gpu_cannot(gpu_that_fails):
+def test_auto_starts_no_gpu_for_work_the_cpu_does_sooner(gpu_that_fails):
+    """rank reads 3 * 10**7 reply cells: less than starting the GPU costs, so auto never tries."""
+    got = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "auto"])
+    assert got.exit_code == 0, got.output
+    assert _notes_and_errors(got) == [] and gpu_that_fails == []
+
+
+def test_auto_runs_on_the_cpu_with_one_note_when_the_gpu_cannot(gpu_that_fails, monkeypatch):
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)  # rank's statistics are GPU work
     want = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "cpu"])
     got = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "auto"])
     assert got.exit_code == 0, got.output
@@ -67,7 +76,7 @@ def test_doctor_names_the_cause(gpu_that_fails):
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert (report["auto_backend"], report["reason"], report["device"]) == ("cpu", ROW_STACK, None)
-    skipped = {"name": "GPU vs CPU equivalence", "ok": None, "detail": f"skipped: {ROW_STACK}"}
+    skipped = {"name": "GPU vs CPU equivalence", "ok": None, "detail": ROW_STACK}
     assert report["checks"][-1] == skipped
 
 

@@ -30,9 +30,12 @@ GAMES = [
 
 @pytest.fixture(autouse=True)
 def _small_blocks(monkeypatch):
-    """Blocks of 4 threads (grid-stride loops run several rounds) and few preset threads."""
+    """Blocks of 4 threads (grid-stride loops run several rounds), few preset threads, and the
+    first and second passes of the few start words of small games on the GPU."""
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    monkeypatch.setattr(config, "SECOND_PASS_GPU_MIN_UNITS", 1)
 
 
 class Launches(CudaBackend):

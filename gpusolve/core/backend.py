@@ -200,6 +200,18 @@ class CpuBackend(Backend):
                              numba.get_num_threads())
         return out
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return the second-pass bound of every unit (``kernels.second_pass_cpu.second_pass``;
+        ``tmat``, the answer-major matrix, serves the GPU twin)."""
+        from ..kernels import second_pass_cpu
+
+        out = np.empty(len(units), np.int64)
+        second_pass_cpu.second_pass(np.ascontiguousarray(codes), answer_rows, perm, units, rows, solved,
+                                    n_patterns, left, branches, members_only, out)
+        return out
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
@@ -232,7 +244,7 @@ class CudaBackend(Backend):
     name: str = "cuda"
     min_answers: int | None = None
     explicit: bool = True
-    _resident: tuple = field(default=(None, None), repr=False)
+    _resident: dict = field(default_factory=dict, repr=False)
     _usable: bool | None = field(default=None, repr=False)
     _noted: set = field(default_factory=set, repr=False)
 
@@ -306,12 +318,15 @@ class CudaBackend(Backend):
 
     def resident(self, array: np.ndarray):
         """Return a device copy of ``array`` kept while the same array is passed (the pattern
-        matrix: copied once, not per launch); the array must not change meanwhile."""
-        host, device = self._resident
-        if host is not array:
-            device = self.to_device(array)
-            self._resident = (array, device)
-        return device
+        matrix and its transpose: copied once, not per launch); the array must not change
+        meanwhile. A few arrays are kept; a new one beyond them replaces them all."""
+        held = self._resident.get(id(array))
+        if held is None or held[0] is not array:
+            if len(self._resident) >= RESIDENT_ARRAYS:
+                self._resident.clear()
+            held = (array, self.to_device(array))
+            self._resident[id(array)] = held
+        return held[1]
 
     def empty(self, shape, dtype):
         """Return an uninitialised device array."""
@@ -347,21 +362,36 @@ class CudaBackend(Backend):
         threads = config.THREADS_PER_BLOCK if threads is None else threads
         kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
 
-    def offloads(self, answers: int, n_patterns: int) -> bool:
-        """Return whether a reply-statistics call over ``answers`` answers in all runs on the GPU."""
+    def offloads(self, answers: int, n_patterns: int, cells: int | None = None) -> bool:
+        """Return whether a call over ``answers`` answers in all runs on the GPU: enough answers
+        for its blocks and, while nothing has run on the GPU in this process, enough work
+        (``cells``: reply cells it reads) to pay for starting it (``config.GPU_START_CELLS``);
+        then the GPU's check (``on_gpu``)."""
         from ..kernels import config
 
         least = config.GPU_MIN_ANSWERS if self.min_answers is None else self.min_answers
-        return answers >= least and n_patterns <= config.MAX_PATTERNS and self.on_gpu()
+        if answers < least or n_patterns > config.MAX_PATTERNS:
+            return False
+        cold = self._usable is None and self.min_answers is None
+        if cold and cells is not None and cells < config.GPU_START_CELLS:
+            return False
+        return self.on_gpu()
+
+    def holds(self, array: np.ndarray) -> bool:
+        """Return whether a device copy of ``array`` is kept (``resident``)."""
+        held = self._resident.get(id(array))
+        return held is not None and held[0] is array
 
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
-        """Return the (guesses x answers) reply-code matrix, built on the GPU (if it fits there)."""
+        """Return the (guesses x answers) reply-code matrix, built on the GPU where it pays
+        (``offloads``) and fits."""
         from ..kernels import config
         from ..kernels import patterns_cuda as cuda
 
         need = len(guesses) * len(answers) * np.dtype(dtype).itemsize + guesses.nbytes + answers.nbytes
-        if not (self.on_gpu() and self.room(need, "the pattern matrix")):
+        cells = len(guesses) * len(answers)
+        if not (self.offloads(len(answers), 0, cells) and self.room(need, "the pattern matrix")):
             return self.cpu.pattern_matrix(kind, guesses, answers, colours, dtype)
         out = self.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
@@ -375,11 +405,12 @@ class CudaBackend(Backend):
         call ``offloads``, the CPU twin otherwise."""
         from ..kernels import histogram_cuda
 
-        if not self.offloads(len(flat), n_patterns) or not len(rows) or len(starts) < 2:
+        cells = len(rows) * len(flat)
+        if not self.offloads(len(flat), n_patterns, cells) or not len(rows) or len(starts) < 2:
             return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
         shape = (len(starts) - 1, len(rows), len(columns))
-        need = int(np.prod(shape)) * dtype.itemsize + codes.nbytes * (self._resident[0] is not codes)
+        need = int(np.prod(shape)) * dtype.itemsize + codes.nbytes * (not self.holds(codes))
         if not self.room(need, "a table of reply statistics"):
             return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
         out = self.empty(shape, dtype)
@@ -400,6 +431,25 @@ class CudaBackend(Backend):
                     letters, counts, moves_g, moves_p, rows, out)
         return self.to_host(out)
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return ``CpuBackend.second_pass``: one launch, a block per bucket, the answer-major
+        matrix ``tmat`` kept on the device beside the guess-major one (on the CPU if the GPU
+        cannot run or hold them)."""
+        from ..kernels import second_pass_cuda
+
+        need = (codes.nbytes * (not self.holds(codes)) + tmat.nbytes * (not self.holds(tmat))
+                + perm.nbytes + units.nbytes + rows.nbytes)
+        if not (self.on_gpu() and self.room(need, "the second-pass bounds")):
+            return self.cpu.second_pass(codes, tmat, answer_rows, perm, units, rows, solved, n_patterns, left,
+                                        branches, members_only)
+        out = self.empty(len(units), np.int64)
+        self.launch(second_pass_cuda.second_pass, self.blocks(len(units)), self.resident(codes),
+                    self.resident(tmat), answer_rows, perm, units, rows, solved, left, branches, members_only,
+                    out)
+        return self.to_host(out)
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
@@ -413,6 +463,9 @@ class CudaBackend(Backend):
                     suits, down, cap, lengths, outcomes)
         return self.to_host(lengths), self.to_host(outcomes)
 
+
+RESIDENT_ARRAYS = 4
+"""Host arrays a CUDA backend keeps device copies of at once (``CudaBackend.resident``)."""
 
 class _CupyArrays:
     """Device memory through CuPy."""

@@ -312,10 +312,11 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
 
 def first_pass_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                     threads: int | None = None) -> list[dict]:
-    """Return each start word's first-pass bound on its total (``gpusolve.search.bounds``)."""
+    """Return each start word's first-pass bound on its total (``gpusolve.search.bounds``), its
+    scan stopped once the bound reaches the job's cutoff (then a proven bound >= it)."""
     from ..search.bounds import start_first_pass
 
-    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32))
+    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32), job.cutoff)
     return [{"bound": int(t)} for t in totals]
 
 

@@ -59,7 +59,7 @@ from ..kernels.optimal_cpu import (
 )
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
-from .bounds import answer_replies, first_pass, guess_caps, guess_table, size_bound, whole_table
+from .bounds import answer_replies, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
@@ -450,15 +450,16 @@ class _Search:
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
                limit: int | None = None, report: OnProgress | None = None,
-               hist: History = None) -> None:
+               hist: History = None, known: dict[int, np.ndarray] | None = None) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
         After the guess rows ``hist`` only one guess per class under the symmetries fixing
         them is tried (``choice.candidates`` counts the classes).
 
         Guesses are taken by increasing size bound (``limit``: only that many); over large
-        sets, batches of them get first-pass bounds first, and those refuted by them are
-        settled without a search."""
+        sets, batches of them get first-pass bounds first (all at once where the GPU computes
+        them), raised to ``known[g]`` (proven bounds of guess row g's buckets over ``answers``,
+        such as second-pass bounds), and those refuted by them are settled without a search."""
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
@@ -489,6 +490,8 @@ class _Search:
         if caps is not None and ctx.mode != "consistent":
             replies = answer_replies(pm, answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
+        if caps is not None and on_gpu(pm, n, len(order)):
+            batch = len(order)
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
             choice.tried += 1
@@ -509,6 +512,9 @@ class _Search:
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, replies=replies)
+                for j, i in enumerate(chunk):
+                    if known is not None and int(cand[i]) in known:
+                        first.raise_to(j, known[int(cand[i])], n)
             for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
                 if self.stop[0]:
                     raise KeyboardInterrupt
@@ -691,6 +697,11 @@ class Options:
     symmetry: bool = True
     """Use the game's symmetries where its lists allow (``gpusolve.core.symmetry``): one guess
     per class under the symmetries fixing the history (False: try every guess; the same values)."""
+    bucket_bounds: dict[int, np.ndarray] | None = None
+    """Proven lower bounds on the buckets of some first guesses over the question's answers
+    (guess row -> a bound per reply, e.g. ``search.bounds.second_pass``'s), used beside the first
+    pass's: tighter limits for the buckets' searches, and a refutation where they sum past the
+    cutoff."""
 
 
 def solve(pm: PatternMatrix, question: Question = Question(), options: Options | None = None,
@@ -754,7 +765,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         with budget.guard(), budget.listening(search.interrupt):
             search.choose(choice, alive, depth, rows, path, goal, cand=cand, keep=keep,
                           limit=None if q.start is not None else candidates, report=o.progress,
-                          hist=hist)
+                          hist=hist, known=o.bucket_bounds)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
