@@ -201,10 +201,10 @@ def median(values: list) -> tuple[float, str]:
 
 
 def table(samples: dict[str, dict[str, list]], backends: list[str]) -> str:
-    """Return the table of medians, with ``cpu / cuda`` where both ran."""
-    ratio = {"cuda", "cpu"} <= set(backends)
-    lines = ["| step | " + " | ".join(backends) + (" | cpu / cuda |" if ratio else " |"),
-             "|---" * (len(backends) + 1 + ratio) + "|"]
+    """Return the table of medians, with ``cpu / X`` for every other backend X where both ran."""
+    others = [b for b in backends if b != "cpu"] if "cpu" in backends else []
+    lines = ["| step | " + " | ".join(backends) + "".join(f" | cpu / {b}" for b in others) + " |",
+             "|---" * (len(backends) + 1 + len(others)) + "|"]
     for row, found in samples.items():
         cells, seconds = [], {}
         for backend in backends:
@@ -214,9 +214,9 @@ def table(samples: dict[str, dict[str, list]], backends: list[str]) -> str:
             else:
                 cells.append("—")
         line = f"| {row} | " + " | ".join(cells) + " |"
-        if ratio:
-            both = seconds.get("cuda") and "cpu" in seconds
-            line += f" {seconds['cpu'] / seconds['cuda']:.2f} |" if both else " — |"
+        for other in others:
+            both = seconds.get(other) and "cpu" in seconds
+            line += f" {seconds['cpu'] / seconds[other]:.2f} |" if both else " — |"
         lines.append(line)
     return "\n".join(lines)
 

@@ -7,6 +7,8 @@
 #
 #   bash scripts/gpu_check.sh [--mlir] [--repeats N] [--no-tests] [--no-bench]
 #
+# $BACKENDS (default cuda,auto,cpu) are the benchmark's backends, taking turns.
+#
 # The steps before the numba-cuda-mlir trial keep within $BUDGET seconds (default 470): the
 # benchmark gets what the tests and the doctor left, and prints the rows it finished if stopped.
 # --no-tests --no-bench --mlir runs the trial alone (a call that carries only .whl/mlir and the
@@ -81,7 +83,8 @@ fi
 # 4. The benchmark: every row of issue 27's table, cuda against cpu
 if ((BENCH)); then
     left=$((BUDGET - SECONDS > 60 ? BUDGET - SECONDS : 60))
-    timeout "$left" python3 -P scripts/bench_gpu.py --out "$OUT/bench" --repeats "$REPEATS" > "$OUT/bench.log" 2>&1
+    timeout "$left" python3 -P scripts/bench_gpu.py --out "$OUT/bench" --repeats "$REPEATS" \
+        --backends "${BACKENDS:-cuda,auto,cpu}" > "$OUT/bench.log" 2>&1
     say "benchmark (exit $?; $SECONDS s in):"
     sed -n '/^[0-9-]*, /,$p' "$OUT/bench.log" | tee -a "$OUT/summary.txt"
 fi
