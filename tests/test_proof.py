@@ -196,3 +196,25 @@ def test_a_proof_of_few_classes_shares_its_threads_and_leaves_its_memo_to_the_tr
     fresh = solve(pm, Question(start=word, max_guesses=6), Options(memo_mb=options.memo_mb, workers=2))
     assert again.total == fresh.total == total
     assert again.nodes < fresh.nodes
+
+
+@pytest.mark.cuda
+def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch):
+    """Every GPU step of the proof (first pass in GPU batches, second pass) on a small game, the
+    thresholds lowered so that they run there: the same statement as on the CPU."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    from gpusolve.runs import proof
+
+    for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS", "THREADS_PER_BLOCK"):
+        monkeypatch.setattr(config, name, 4)
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)
+    monkeypatch.setattr(proof, "GPU_PASS_UNITS", 16)
+    pm = random_instance("jotto", 7, 24, 32)
+    cpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "cpu", workers=1, second_pass=True)
+    pm.backend = Launches()
+    gpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "gpu", workers=1)
+    assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
+    assert gpu.by_second_pass == cpu.by_second_pass > 0
+    assert pm.backend.launched["start_bounds"] >= 2 and pm.backend.launched["second_pass"] >= 1
