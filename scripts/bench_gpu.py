@@ -241,8 +241,8 @@ def main() -> None:
         seconds = timed_call(args.call, args.backend, args.repeats, args.guesses, args.answers, args.long)
         print(json.dumps(seconds))
         return
-    if bad := set(args.backends) - {"cuda", "cpu"}:
-        raise SystemExit(f"error: --backends takes cuda and cpu, not {', '.join(sorted(bad))}")
+    if bad := set(args.backends) - {"cuda", "auto", "cpu"}:
+        raise SystemExit(f"error: --backends takes cuda, auto and cpu, not {', '.join(sorted(bad))}")
     bench = Bench(args)
     bench.out.mkdir(parents=True, exist_ok=True)
     said = "(dry run)" if args.dry_run else device()
