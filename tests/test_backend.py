@@ -7,6 +7,7 @@ warnings never reach the terminal. Without a GPU here, the GPU's answers are sto
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import types
 import warnings
@@ -54,6 +55,18 @@ def test_auto_starts_no_gpu_for_work_the_cpu_does_sooner(gpu_that_fails):
     got = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "auto"])
     assert got.exit_code == 0, got.output
     assert _notes_and_errors(got) == [] and gpu_that_fails == []
+
+
+def test_auto_loads_no_cuda_compiler_for_work_the_cpu_does():
+    """In a fresh process where CuPy seems installed, rank with auto imports neither numba.cuda
+    nor CuPy (importing them alone costs a good part of a second)."""
+    code = ("import importlib.util, sys; import gpusolve.core.backend as b; real = importlib.util.find_spec; "
+            "b.find_spec = lambda n: object() if n == 'cupy' else real(n); from gpusolve.cli import main; "
+            "sys.argv = ['gpusolve', 'rank', '--top', '1', '--backend', 'auto']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in sys.modules if m.startswith(('numba.cuda', 'cupy'))], file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr.splitlines()[-1] == "[]", done.stderr
 
 
 def test_auto_runs_on_the_cpu_with_one_note_when_the_gpu_cannot(gpu_that_fails, monkeypatch):

@@ -386,13 +386,13 @@ class CudaBackend(Backend):
                        colours: int, dtype: np.dtype) -> np.ndarray:
         """Return the (guesses x answers) reply-code matrix, built on the GPU where it pays
         (``offloads``) and fits."""
-        from ..kernels import config
-        from ..kernels import patterns_cuda as cuda
-
         need = len(guesses) * len(answers) * np.dtype(dtype).itemsize + guesses.nbytes + answers.nbytes
         cells = len(guesses) * len(answers)
         if not (self.offloads(len(answers), 0, cells) and self.room(need, "the pattern matrix")):
             return self.cpu.pattern_matrix(kind, guesses, answers, colours, dtype)
+        from ..kernels import config
+        from ..kernels import patterns_cuda as cuda
+
         out = self.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
         self.launch(cuda.fill_pattern_matrix, blocks, kind, guesses, answers, colours, out,
@@ -403,11 +403,11 @@ class CudaBackend(Backend):
                     n_patterns: int, solved: int, columns) -> np.ndarray:
         """Return ``CpuBackend.reply_stats``'s table: one launch of the histogram kernel when the
         call ``offloads``, the CPU twin otherwise."""
-        from ..kernels import histogram_cuda
-
         cells = len(rows) * len(flat)
         if not self.offloads(len(flat), n_patterns, cells) or not len(rows) or len(starts) < 2:
             return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
+        from ..kernels import histogram_cuda
+
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
         shape = (len(starts) - 1, len(rows), len(columns))
         need = int(np.prod(shape)) * dtype.itemsize + codes.nbytes * (not self.holds(codes))
@@ -422,10 +422,10 @@ class CudaBackend(Backend):
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
                        moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return ``CpuBackend.hard_mode_mask``, one GPU thread per guess."""
-        from ..kernels import hardmode_cuda
-
         if not self.on_gpu():
             return self.cpu.hard_mode_mask(kind, length, colours, letters, counts, moves_g, moves_p, rows)
+        from ..kernels import hardmode_cuda
+
         out = self.empty(len(rows), np.uint8)
         self.launch(hardmode_cuda.allowed, self.blocks(len(rows), per_thread=True), kind, length, colours,
                     letters, counts, moves_g, moves_p, rows, out)
@@ -437,13 +437,13 @@ class CudaBackend(Backend):
         """Return ``CpuBackend.second_pass``: one launch, a block per bucket, the answer-major
         matrix ``tmat`` kept on the device beside the guess-major one (on the CPU if the GPU
         cannot run or hold them)."""
-        from ..kernels import second_pass_cuda
-
         need = (codes.nbytes * (not self.holds(codes)) + tmat.nbytes * (not self.holds(tmat))
                 + perm.nbytes + units.nbytes + rows.nbytes)
         if not (self.on_gpu() and self.room(need, "the second-pass bounds")):
             return self.cpu.second_pass(codes, tmat, answer_rows, perm, units, rows, solved, n_patterns, left,
                                         branches, members_only)
+        from ..kernels import second_pass_cuda
+
         out = self.empty(len(units), np.int64)
         self.launch(second_pass_cuda.second_pass, self.blocks(len(units)), self.resident(codes),
                     self.resident(tmat), answer_rows, perm, units, rows, solved, left, branches, members_only,
@@ -453,10 +453,10 @@ class CudaBackend(Backend):
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
-        from ..kernels import war_cuda
-
         if not self.on_gpu():
             return self.cpu.war_games(key, first, count, ranks, suits, down, cap)
+        from ..kernels import war_cuda
+
         lengths = self.empty(count, np.int32)
         outcomes = self.empty(count, np.int8)
         self.launch(war_cuda.play_games, self.blocks(count, per_thread=True), np.uint64(key), first, ranks,
