@@ -3,14 +3,14 @@ many start words, every (start word, bucket, guess) at once.
 
 One block per start word (grid-stride over the start words): the block sorts the answers by
 their reply to the start word (a shared-memory counting sort into its own row of ``perm``, and
-into shared memory where they fit), then its threads take the guesses (grid-stride) and, for
-every bucket of 3 or more answers, count the guess's distinct replies in a 256-bit mask of four
-registers, keeping each bucket's best score and whether a guess splits it with shared-memory
-atomics. The guesses' replies come from the answer-major matrix (``tmat[a, g]``): the threads
-of a warp, on neighbouring guesses, read neighbouring bytes. No cutoff and no settling: the
-exact bucket bounds (partition and level), equal to the CPU kernel's run to its end.
+into shared memory where they fit) and lists its buckets of 3 or more answers; then its
+threads take the guesses (grid-stride) and, for every such bucket, count the guess's distinct
+replies in a 256-bit mask of four registers, keeping each bucket's best score and whether a
+guess splits it with shared-memory atomics. The guesses' replies come from the answer-major
+matrix (``tmat[a, g]``): the threads of a warp, on neighbouring guesses, read neighbouring
+bytes. No cutoff and no settling: the exact bucket bounds (partition and level), equal to the
+CPU kernel's run to its end.
 """
-
 from . import levels
 from .config import EXACT_MAX_PATTERNS as MAX_PATTERNS
 from .config import INF
@@ -64,7 +64,8 @@ def start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left
     fill = cuda.shared.array(MAX_PATTERNS, dtype=int64)
     best = cuda.shared.array(MAX_PATTERNS, dtype=int64)
     split = cuda.shared.array(MAX_PATTERNS, dtype=int64)
-    acc = cuda.shared.array(1, dtype=int64)
+    active = cuda.shared.array(MAX_PATTERNS, dtype=int32)  # the buckets of 3 or more, their count last
+    acc = cuda.shared.array(2, dtype=int64)
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     n = answers.shape[0]
@@ -83,9 +84,14 @@ def start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left
         cuda.syncthreads()
         if tid == 0:
             first[0] = 0
+            na = 0
             for p in range(n_patterns):
                 first[p + 1] = first[p] + fill[p]
+                if fill[p] >= 3 and p != solved:
+                    active[na] = p
+                    na += 1
                 fill[p] = first[p]
+            acc[1] = na
         cuda.syncthreads()
         for i in range(tid, n, step):
             at = cuda.atomic.add(fill, row0[answers[i]], 1)
@@ -107,19 +113,20 @@ def start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left
                 cuda.atomic.max(best, p, k + seen)
                 if k == hi - lo:
                     split[p] = 1
+        na = acc[1]
         for g in range(tid, 0 if members_only else guesses.shape[0], step):
             col = guesses[g]
-            for p in range(n_patterns):
+            for t in range(na):
+                p = active[t]
                 lo = first[p]
                 hi = first[p + 1]
-                if hi - lo >= 3 and p != solved:
-                    if n <= SHARED_ANSWERS:
-                        k, seen = _distinct(tmat, col, staged, 0, lo, hi, solved)
-                    else:
-                        k, seen = _distinct(tmat, col, perm, base, lo, hi, solved)
-                    cuda.atomic.max(best, p, k + seen)
-                    if k == hi - lo:
-                        split[p] = 1
+                if n <= SHARED_ANSWERS:
+                    k, seen = _distinct(tmat, col, staged, 0, lo, hi, solved)
+                else:
+                    k, seen = _distinct(tmat, col, perm, base, lo, hi, solved)
+                cuda.atomic.max(best, p, k + seen)
+                if k == hi - lo:
+                    split[p] = 1
         cuda.syncthreads()
         for p in range(tid, n_patterns, step):
             m = first[p + 1] - first[p]

@@ -249,6 +249,9 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
                 with clock("second_pass"):
                     search.second_pass()
             with clock("search"):
+                search.lead()  # the most promising ones first, with every thread: a low cutoff
+                search.run(workers, scheduler, backend, memo_mb)
+                search.follow()
                 search.run(workers, scheduler, backend, memo_mb)
         except KeyboardInterrupt:
             if len(search.bound) < len(words):
@@ -340,18 +343,35 @@ class _Search:
         self.memos: dict = {}
         """Start word -> ``Options`` holding the memo tables its search left (``Proof.memos``)."""
 
+    def rank(self, word: Word) -> tuple[int, int]:
+        """Return the order of ``word`` in the queue: its best bound known, then its place."""
+        return max(self.bound.get(word, 0), self.second.get(word, 0)), self.position[word]
+
     def set_bounds(self, bound: dict[Word, int]) -> None:
         """Take the first-pass bounds known; once every candidate has one, every candidate joins
         the queue, by increasing bound."""
         self.bound = bound
         if len(bound) == len(self.words):
-            self.queue = sorted(self.words, key=lambda w: (bound[w], self.position[w]))
-            self.phase = SEARCH_PHASE
+            self.follow()
 
     def seed(self) -> None:
         """Queue the seeds: the ``keep`` words of least first-pass bound known so far."""
-        self.queue = sorted(self.bound, key=lambda w: (self.bound[w], self.position[w]))[:self.keep]
+        self.queue = sorted(self.bound, key=self.rank)[:self.keep]
         self.phase = SEED_PHASE
+
+    def lead(self) -> None:
+        """Queue the ``keep`` pending words of least bound alone (searched with every thread)."""
+        self.follow()
+        self.queue = self.pending()[:self.keep]
+
+    def follow(self) -> None:
+        """Queue every candidate, by increasing bound."""
+        self.queue = sorted(self.words, key=self.rank)
+        self.phase = SEARCH_PHASE
+
+    def exact_words(self) -> list[Word]:
+        """Return the words with an exact total found."""
+        return [w for w, r in self.results.items() if r["exact"] and r["value"] is not None]
 
     def exact(self) -> list[int]:
         """Return the exact totals found, in increasing order."""
@@ -437,13 +457,17 @@ class _Search:
         # gets several threads of its own
         inner = max(1, workers // max(1, len(self.pending())))
         workers = max(1, workers // inner)
-        free = [MemoPool() for _ in range(workers)]
+        # one memo pool more than searches at once: the best word's is never taken by another
+        # search, so that its tree is read from it (not searched again)
+        free = [MemoPool() for _ in range(workers + 1)]
         lock = threading.Lock()
-        per_search = max(1, memo_mb // workers)
+        per_search = max(1, memo_mb // (workers + 1))
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
-                tables = free.pop()
+                best = min(self.exact_words(), key=lambda w: self.results[w]["value"], default=None)
+                kept = self.memos[best].memos if best in self.memos else None
+                tables = free.pop(next(i for i in range(len(free) - 1, -1, -1) if free[i] is not kept))
                 for w in [w for w, o in self.memos.items() if o.memos is tables]:
                     del self.memos[w]  # those tables are about to hold another word's search
             row = self.position[word]
