@@ -1,6 +1,6 @@
 """Time the GPU against the CPU on every row of issue 27's table, in one run, and print the ratios.
 
-    python scripts/bench_gpu.py [--repeats 3] [--proof-repeats 1] [--backends cuda,cpu]
+    python scripts/bench_gpu.py [--repeats 3] [--proof-repeats 1] [--backends cuda,cpu] [--calls ...]
                                 [--out DIR] [--guesses L --answers L --start WORD] [--dry-run]
 
 Rows: the pattern matrix (its kernel), partition metrics of every guess, first-pass bounds of
@@ -116,6 +116,8 @@ class Bench:
         self.env.setdefault("GPUSOLVE_CACHE_DIR", str(self.out / "cache"))
         self.env["GPUSOLVE_RUNS_DIR"] = str(self.work / "runs")
         self.samples: dict[str, dict[str, list]] = {}
+        self.found: dict[str, dict[str, str]] = {}
+        """What each command found on each backend (the search's total, the proof's best words)."""
         self.runs = 0
 
     def lists(self) -> list[str]:
@@ -165,7 +167,7 @@ class Bench:
             for command in commands(self.args.start):
                 if not command.proof:
                     self.gpusolve(command, backend)
-        for name in CALLS:
+        for name in self.args.calls:
             for backend in backends:
                 for seconds in self.call(name, backend, self.args.repeats):
                     self.add(LABELS[name], backend, seconds)
@@ -175,6 +177,8 @@ class Bench:
             for _ in range(repeats):
                 for backend in [b for b in backends if b not in long]:
                     seconds, found = self.gpusolve(command, backend)
+                    self.found.setdefault(command.label, {})[backend] = json.dumps(
+                        found.get("best") if command.proof else found.get("total"))
                     if seconds >= self.args.long:
                         long.add(backend)
                     if command.search:
@@ -228,6 +232,8 @@ def main() -> None:
     parser.add_argument("--long", type=float, default=20.0,
                         help="a row whose first timed run takes this many seconds is not repeated")
     parser.add_argument("--backends", default="cuda,cpu", type=lambda s: s.split(","))
+    parser.add_argument("--calls", default=",".join(CALLS), type=lambda s: [c for c in s.split(",") if c],
+                        help="the library calls to time (of %(default)s; none: an empty string)")
     parser.add_argument("--guesses", default="allowed")
     parser.add_argument("--answers", default="answers")
     parser.add_argument("--start", default="SALET")
@@ -243,6 +249,8 @@ def main() -> None:
         return
     if bad := set(args.backends) - {"cuda", "auto", "cpu"}:
         raise SystemExit(f"error: --backends takes cuda, auto and cpu, not {', '.join(sorted(bad))}")
+    if bad := set(args.calls) - set(CALLS):
+        raise SystemExit(f"error: --calls takes {', '.join(CALLS)}, not {', '.join(sorted(bad))}")
     bench = Bench(args)
     bench.out.mkdir(parents=True, exist_ok=True)
     said = "(dry run)" if args.dry_run else device()
@@ -253,15 +261,24 @@ def main() -> None:
         report(bench, said)
 
 
+def agreement(found: dict[str, dict[str, str]]) -> str:
+    """Return a line saying whether every backend found the same totals and proofs, else where not."""
+    differ = [f"{label}: " + ", ".join(f"{b} {v}" for b, v in by.items())
+              for label, by in found.items() if len(set(by.values())) > 1]
+    return "results differ: " + "; ".join(differ) if differ else \
+        f"results identical on every backend ({len(found)} commands: totals, the proof's best words)"
+
+
 def report(bench: Bench, said: str) -> None:
     """Write every sample to ``--out``/bench_gpu.json and print the table of medians."""
     args = bench.args
     text = table(bench.samples, args.backends)
     (bench.out / "bench_gpu.json").write_text(json.dumps(
-        {"date": date.today().isoformat(), "device": said, "args": vars(args), "samples": bench.samples},
-        indent=1) + "\n")
+        {"date": date.today().isoformat(), "device": said, "args": vars(args), "samples": bench.samples,
+         "found": bench.found}, indent=1) + "\n")
     print(f"\n{date.today().isoformat()}, {said}; {args.guesses} x {args.answers}; median of {args.repeats} "
-          f"runs (the proof {args.proof_repeats}; rows of {args.long:g} s or more: 1)\n{text}")
+          f"runs (the proof {args.proof_repeats}; rows of {args.long:g} s or more: 1)\n{text}\n"
+          f"{agreement(bench.found)}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 #
 #   bash scripts/gpu_check.sh [--mlir] [--repeats N] [--no-tests] [--no-bench]
 #
-# $BACKENDS (default cuda,auto,cpu) are the benchmark's backends, taking turns.
+# $BACKENDS (default cuda,auto,cpu) are the benchmark's backends, taking turns; $CALLS its library
+# calls (bench_gpu.py --calls); $CUDA_TESTS and $TESTS_K (pytest -k) narrow the CUDA tests. The
+# doctor always runs (GPU == CPU on the real lists).
 #
 # The steps before the numba-cuda-mlir trial keep within $BUDGET seconds (default 470): the
 # benchmark gets what the tests and the doctor left, and prints the rows it finished if stopped.
@@ -40,7 +42,7 @@ mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 MPLBACKEND=Agg
 export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/gpusolve-numba} GPUSOLVE_CACHE_DIR=${GPUSOLVE_CACHE_DIR:-/tmp/gpusolve-cache}
 export GPUSOLVE_RUNS_DIR=/tmp/gpusolve-runs
-CUDA_TESTS=$(grep -l "mark.cuda" tests/test_*.py | tr '\n' ' ')
+CUDA_TESTS=${CUDA_TESTS:-$(grep -l "mark.cuda" tests/test_*.py | tr '\n' ' ')}
 SECONDS=0
 
 say() { echo "$*" | tee -a "$OUT/summary.txt"; }
@@ -53,7 +55,8 @@ lay_out() {  # lay_out SITE: gpusolve as installed, from this checkout
 }
 
 cuda_tests() {  # cuda_tests LOG: the CUDA tests on the GPU; the last line of pytest's report
-    timeout "${TEST_SECONDS:-330}" python3 -P -m pytest -q -p no:cacheprovider -m cuda $CUDA_TESTS > "$1" 2>&1
+    timeout "${TEST_SECONDS:-330}" python3 -P -m pytest -q -p no:cacheprovider -m cuda ${TESTS_K:+-k "$TESTS_K"} \
+        $CUDA_TESTS > "$1" 2>&1
     local rc=$?
     ((rc == 124)) && echo "timed out after ${TEST_SECONDS:-330} s: $(grep -c '^FAILED' "$1") failed so far"
     tail -n 1 "$1"
@@ -74,17 +77,18 @@ if ((TESTS)); then
     # 2. The CUDA tests on the GPU (the first compile of every CPU kernel happens here)
     found=$(cuda_tests "$OUT/cuda-tests.log")
     say "CUDA tests (numba-cuda): $found ($SECONDS s in)"
-    # 3. The doctor: the backend auto picks and why; GPU == CPU on the real lists
-    timeout 180 python3 -P -m gpusolve doctor > "$OUT/doctor.log" 2>&1
-    say "doctor (exit $?):"
-    grep -E "^(backend \(|device:|versions:|ok |FAILED |skipped |time )" "$OUT/doctor.log" | tee -a "$OUT/summary.txt"
 fi
+# 3. The doctor: the backend auto picks and why; GPU == CPU on the real lists
+timeout 180 python3 -P -m gpusolve doctor > "$OUT/doctor.log" 2>&1
+say "doctor (exit $?; $SECONDS s in):"
+grep -E "^(backend \(|device:|versions:|ok |FAILED |skipped |time )" "$OUT/doctor.log" | tee -a "$OUT/summary.txt"
 
 # 4. The benchmark: every row of issue 27's table, cuda against cpu
 if ((BENCH)); then
     left=$((BUDGET - SECONDS > 60 ? BUDGET - SECONDS : 60))
     timeout "$left" python3 -P scripts/bench_gpu.py --out "$OUT/bench" --repeats "$REPEATS" \
-        --backends "${BACKENDS:-cuda,auto,cpu}" > "$OUT/bench.log" 2>&1
+        --backends "${BACKENDS:-cuda,auto,cpu}" --calls "${CALLS-pattern_matrix,metrics,first_pass}" \
+        > "$OUT/bench.log" 2>&1
     say "benchmark (exit $?; $SECONDS s in):"
     sed -n '/^[0-9-]*, /,$p' "$OUT/bench.log" | tee -a "$OUT/summary.txt"
 fi

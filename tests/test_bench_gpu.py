@@ -63,3 +63,20 @@ def test_the_table_gives_medians_ratios_and_the_gpus_share(bench):
     assert lines[3] == "| whole proof: first pass | 2 s (75% on the GPU) | 8 s | 4.00 |"
     assert lines[4] == "| gpusolve rank (whole process) | — | 1 s | — |"
     assert bench.table(samples, ["cpu"]).splitlines()[2] == "| pattern matrix (kernel) | 0.6 s |"
+
+
+def test_the_report_says_whether_every_backend_found_the_same(bench):
+    same = {"exact SALET, normal": {"cuda": "7920", "cpu": "7920"}}
+    assert bench.agreement(same).startswith("results identical on every backend (1 commands")
+    differ = {**same, "whole proof": {"cuda": '[{"guess": "SALET"}]', "cpu": '[{"guess": "TRACE"}]'}}
+    said = 'results differ: whole proof: cuda [{"guess": "SALET"}], cpu [{"guess": "TRACE"}]'
+    assert bench.agreement(differ) == said
+
+
+def test_calls_chooses_the_library_calls_timed(tmp_path):
+    argv = [sys.executable, str(SCRIPT), "--dry-run", "--calls", "metrics", "--out", str(tmp_path)]
+    runs = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    assert "--call metrics" in runs
+    assert "--call pattern_matrix" not in runs and "--call first_pass" not in runs
+    bad = subprocess.run([*argv[:3], "--calls", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr.strip().startswith("error: --calls takes")
