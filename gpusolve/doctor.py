@@ -16,6 +16,7 @@ from .core.backend import CpuBackend, CudaBackend, cuda_status, device_info
 from .core.games import make_game
 from .core.patterns import PatternMatrix, build_codes
 from .kernels.stats import N_STATS
+from .search.bounds import FirstPass, SecondPass, first_pass, guess_caps, guess_table, second_pass
 
 PACKAGES = ("numpy", "numba", "numba-cuda", "numba-cuda-mlir", "nvidia-nvvm", "nvidia-cuda-nvcc-cu12",
             "cupy-cuda13x", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
@@ -59,7 +60,7 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
     if simulated:  # the simulator runs kernels in Python: check the GPU path on a slice
         answers = answers[::100]
         guesses = answers + guesses[::1000]  # every answer stays a guess (the exact search's rule)
-    engines = [CpuBackend()] + ([CudaBackend(min_answers=1)] if usable or simulated else [])
+    engines = [CpuBackend()] + ([CudaBackend(every_call=True)] if usable or simulated else [])
     matrices = {}
     for engine in engines:
         build_codes(game, guesses[:8], answers[:8], engine)  # compile or load the kernels first
@@ -85,11 +86,15 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         table, seconds = timed(engine.reply_stats, cpu, *whole)
         report["timings"][f"metrics_all_guesses_{engine.name}_s"] = round(seconds, 4)
         stats[engine.name] = (table, engine.reply_stats(cpu, *sets))
-    passes = {}
-    for engine in engines:  # the first-pass kernel: proven bounds of some start words' buckets
+    passes, seconds_passes = {}, {}
+    for engine in engines:  # the first- and second-pass kernels: proven bounds of start words' buckets
         pm = PatternMatrix(game, guesses, answers, cpu, engine)
-        passes[engine.name], seconds = timed(first_pass_bounds, pm)
+        first, seconds = timed(first_pass_bounds, pm)
         report["timings"][f"first_pass_64_starts_{engine.name}_s"] = round(seconds, 4)
+        second, seconds = timed(second_pass_bounds, pm, first)
+        report["timings"][f"second_pass_8_starts_{engine.name}_s"] = round(seconds, 4)
+        passes[engine.name] = (first.totals, first.buckets)
+        seconds_passes[engine.name] = (second.totals, second.buckets)
     if usable or simulated:
         shape = f"{len(guesses):,} x {len(answers):,}" + (", simulated" if simulated else "")
         same = bool((matrices["cuda"] == cpu).all())
@@ -101,6 +106,9 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         same = all(np.array_equal(g, c) for g, c in zip(passes["cuda"], passes["cpu"]))
         report["checks"].append({"name": f"GPU first-pass bounds == CPU ({shape}; 64 start words)",
                                  "ok": same, "detail": "identical" if same else "differs"})
+        same = all(np.array_equal(g, c) for g, c in zip(seconds_passes["cuda"], seconds_passes["cpu"]))
+        report["checks"].append({"name": f"GPU second-pass bounds == CPU ({shape}; 8 start words)",
+                                 "ok": same, "detail": "identical" if same else "differs"})
     else:
         report["checks"].append({"name": "GPU vs CPU equivalence", "ok": None,
                                  "detail": reason})
@@ -108,14 +116,19 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
     return report
 
 
-def first_pass_bounds(pm: PatternMatrix) -> tuple[np.ndarray, np.ndarray]:
-    """Return the first-pass (totals, bucket bounds) of 64 start words spread over the guesses
-    over every answer, with 5 guesses to go after them, on ``pm``'s backend."""
-    from .search.bounds import first_pass, guess_caps, guess_table
-
+def first_pass_bounds(pm: PatternMatrix) -> FirstPass:
+    """Return the first pass of 64 start words spread over the guesses over every answer, with 5
+    guesses to go after them, on ``pm``'s backend."""
     answers = np.arange(pm.shape[1], dtype=np.int32)
     rows = np.arange(pm.shape[0], dtype=np.int32)
     starts = rows[:: max(1, len(rows) // 64)][:64]
     caps = guess_caps(guess_table(pm, answers, rows))
-    found = first_pass(pm, answers, starts, rows, caps, 5)
-    return found.totals, found.buckets
+    return first_pass(pm, answers, starts, rows, caps, 5)
+
+
+def second_pass_bounds(pm: PatternMatrix, first: FirstPass) -> SecondPass:
+    """Return the second pass of 8 of the start words of ``first`` on ``pm``'s backend."""
+    pick = np.arange(0, len(first.starts), max(1, len(first.starts) // 8))[:8]
+    eight = FirstPass(first.starts[pick], first.totals[pick], first.buckets[pick], first.cutoff)
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    return second_pass(pm, answers, eight, np.arange(pm.shape[0], dtype=np.int32), 5, pm.branches)

@@ -256,7 +256,7 @@ def test_absurdle_cuda_search_equals_cpu(small_pm, monkeypatch):
     monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 1)
     pm = cluster_pm(small_pm, 5, 5, 1)
     cpu = absurdle(pm)
-    pm.backend = CudaBackend()
+    pm.backend = CudaBackend(every_call=True)
     gpu = absurdle(pm)
     assert (gpu.guesses, gpu.line, gpu.refuted) == (cpu.guesses, cpu.line, cpu.refuted)
 

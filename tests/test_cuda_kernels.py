@@ -28,6 +28,10 @@ GAMES = [
 ]
 
 
+ROUTING = {name: getattr(config, name) for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS")}
+"""config's own thresholds for the first and second pass on the GPU (the fixture lowers them)."""
+
+
 @pytest.fixture(autouse=True)
 def _small_blocks(monkeypatch):
     """Blocks of 4 threads (grid-stride loops run several rounds), few preset threads, and the
@@ -42,7 +46,7 @@ class Launches(CudaBackend):
     """The CUDA backend sending every call to the GPU, counting launches by kernel name."""
 
     def __init__(self) -> None:
-        super().__init__(min_answers=1)
+        super().__init__(every_call=True)
         self.launched: Counter = Counter()
 
     def launch(self, kernel, blocks, *args, threads=None) -> None:
@@ -54,7 +58,7 @@ class Launches(CudaBackend):
 def test_pattern_matrix_cuda_equals_cpu_and_oracle(name, length, words):
     game = make_game(name, length)
     cpu = build_codes(game, words, words[:5], CpuBackend())
-    gpu = build_codes(game, words, words[:5], CudaBackend())
+    gpu = build_codes(game, words, words[:5], CudaBackend(every_call=True))
     assert gpu.tolist() == cpu.tolist()
     assert gpu.tolist() == [[game.reply(g, a) for a in words[:5]] for g in words]
 
@@ -227,12 +231,24 @@ def test_first_pass_bounds_cuda_equal_cpu_where_the_level_bound_binds(monkeypatc
     assert above > 0
 
 
-def test_doctor_runs_the_gpu_kernels_against_the_cpu():
+def test_doctor_runs_the_gpu_kernels_against_the_cpu(monkeypatch):
     from gpusolve.doctor import check
 
+    for name, value in ROUTING.items():  # the routing the doctor meets: config's own thresholds
+        monkeypatch.setattr(config, name, value)
+    launched = Counter()
+    real = CudaBackend.launch
+
+    def counted(self, kernel, blocks, *args, threads=None):
+        launched[kernel.py_func.__name__] += 1
+        real(self, kernel, blocks, *args, threads=threads)
+
+    monkeypatch.setattr(CudaBackend, "launch", counted)
     report = check(samples=50)
     gpu = [c for c in report["checks"] if c["name"].startswith("GPU")]
     names = [c["name"].split(" (")[0] for c in gpu]
     assert names == ["GPU matrix == CPU matrix", "GPU reply statistics == CPU",
-                     "GPU first-pass bounds == CPU"]
+                     "GPU first-pass bounds == CPU", "GPU second-pass bounds == CPU"]
     assert all(c["ok"] for c in gpu) and report["ok"]
+    # each check compared the GPU's kernel with the CPU's, not the CPU with itself
+    assert {"fill_pattern_matrix", "reply_stats", "start_bounds", "second_pass"} <= set(launched)

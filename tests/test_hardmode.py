@@ -92,7 +92,7 @@ def test_cuda_rule_matches_the_cpu_kernel_and_the_oracle(case):
     game, words, moves = case
     threads, config.THREADS_PER_BLOCK = config.THREADS_PER_BLOCK, 4  # small blocks: grid-stride
     try:
-        got = _pm(game, words, CudaBackend()).hard_mode_rows(moves)
+        got = _pm(game, words, CudaBackend(every_call=True)).hard_mode_rows(moves)
     finally:
         config.THREADS_PER_BLOCK = threads
     assert got.tolist() == _pm(game, words, CpuBackend()).hard_mode_rows(moves).tolist()

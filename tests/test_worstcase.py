@@ -258,7 +258,7 @@ def test_cuda_search_equals_cpu(small_pm, monkeypatch):
     monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 16)
     answers = list(range(100, 124))
     cpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CpuBackend()))
-    gpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CudaBackend()))
+    gpu = worst_case(tiny_pm(small_pm, (answers, [5, 500, 900]), CudaBackend(every_call=True)))
     assert (gpu.depth, gpu.refuted) == (cpu.depth, cpu.refuted)
     assert list(scores(gpu.tree)) == list(scores(cpu.tree))
 

@@ -140,6 +140,7 @@ class Backend:
     """What every backend offers besides its kernels."""
 
     name = "?"
+    every_call = False
 
     def offloads(self, answers: int, n_patterns: int) -> bool:
         """Return whether a reply-statistics call over ``answers`` answers in all runs on a GPU."""
@@ -232,8 +233,9 @@ class CudaBackend(Backend):
 
     Every GPU launch of gpusolve goes through here: ``launch`` runs a kernel with its host
     arguments copied to the device, ``resident`` keeps the pattern matrix on the device,
-    ``empty`` / ``to_host`` allocate and read back outputs. ``min_answers`` (default
-    ``config.GPU_MIN_ANSWERS``) is the least work a reply-statistics call sends to the GPU.
+    ``empty`` / ``to_host`` allocate and read back outputs. Calls go to the GPU where they pay
+    (``offloads``, ``kernels.config``); ``every_call``: every call that has a GPU kernel runs it,
+    however small (the doctor's and the tests' comparisons of the GPU with the CPU).
 
     Nothing touches the GPU until a call would run there: ``on_gpu`` then checks, once, that it
     can (``cuda_status``). ``explicit`` (the user asked for cuda): if it cannot, a one-line
@@ -242,7 +244,7 @@ class CudaBackend(Backend):
     """
 
     name: str = "cuda"
-    min_answers: int | None = None
+    every_call: bool = False
     explicit: bool = True
     _resident: dict = field(default_factory=dict, repr=False)
     _usable: bool | None = field(default=None, repr=False)
@@ -369,10 +371,10 @@ class CudaBackend(Backend):
         then the GPU's check (``on_gpu``)."""
         from ..kernels import config
 
-        least = config.GPU_MIN_ANSWERS if self.min_answers is None else self.min_answers
+        least = 1 if self.every_call else config.GPU_MIN_ANSWERS
         if answers < least or n_patterns > config.MAX_PATTERNS:
             return False
-        cold = self._usable is None and self.min_answers is None
+        cold = self._usable is None and not self.every_call
         if cold and cells is not None and cells < config.GPU_START_CELLS:
             return False
         return self.on_gpu()

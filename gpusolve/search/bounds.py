@@ -105,11 +105,13 @@ def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = N
     """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
     bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
     for enough start words to fill it (a few start words are quicker on the CPU, which also
-    stops at a cutoff) and enough work to start it (``CudaBackend.offloads``)."""
+    stops at a cutoff; any number with ``every_call``) and enough work to start it
+    (``CudaBackend.offloads``)."""
     from ..kernels import config
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
-    return (pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
+    least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
+    return (pm.backend.name == "cuda" and starts >= least
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 
@@ -160,7 +162,8 @@ def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: 
     buckets = first.buckets.copy()
     perm, units, where = _second_pass_units(pm, answers, first, left)
     if len(units):
-        gpu = (pm.backend.name == "cuda" and len(units) >= config.SECOND_PASS_GPU_MIN_UNITS
+        least = 1 if pm.backend.every_call else config.SECOND_PASS_GPU_MIN_UNITS
+        gpu = (pm.backend.name == "cuda" and len(units) >= least
                and pm.backend.offloads(len(answers), pm.game.n_patterns, len(rows) * len(perm)))
         engine = pm.backend if gpu else CpuBackend()
         out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
