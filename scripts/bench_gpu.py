@@ -177,15 +177,22 @@ class Bench:
             for _ in range(repeats):
                 for backend in [b for b in backends if b not in long]:
                     seconds, found = self.gpusolve(command, backend)
-                    self.found.setdefault(command.label, {})[backend] = json.dumps(
-                        found.get("best") if command.proof else found.get("total"))
+                    self.found.setdefault(command.label, {})[backend] = answer(command, found)
                     if seconds >= self.args.long:
                         long.add(backend)
                     if command.search:
                         self.add(f"{command.label} (search seconds)", backend, found.get("seconds", 0.0))
                     self.add(f"{command.label} (whole process)", backend, seconds)
-                    for phase, value in (found.get("phases") or {} if command.proof else {}).items():
+                    for phase, value in ((found.get("phases") or {}) if command.proof else {}).items():
                         self.add(f"{command.label}: {phase.replace('_', ' ')}", backend, value)
+
+
+def answer(command: Command, found: dict | list) -> str:
+    """Return what a command found, to compare across backends: the proof's best words, the
+    search's total, the ranking's first row."""
+    if isinstance(found, list):
+        return json.dumps(found[:1])
+    return json.dumps(found.get("best") if command.proof else found.get("total"))
 
 
 LABELS = {

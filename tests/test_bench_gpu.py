@@ -80,3 +80,11 @@ def test_calls_chooses_the_library_calls_timed(tmp_path):
     assert "--call pattern_matrix" not in runs and "--call first_pass" not in runs
     bad = subprocess.run([*argv[:3], "--calls", "nope"], capture_output=True, text=True)
     assert bad.returncode == 1 and bad.stderr.strip().startswith("error: --calls takes")
+
+
+def test_what_each_command_found_is_read_from_its_json(bench):
+    search, _, proof, rank = bench.commands("SALET")
+    best = [{"guess": "SALET", "total": 7897}]
+    assert bench.answer(proof, {"best": best}) == json.dumps(best)
+    assert bench.answer(search, {"total": 7897, "seconds": 1.2}) == "7897"
+    assert bench.answer(rank, [{"guess": "SOARE"}, {"guess": "ROATE"}]) == '[{"guess": "SOARE"}]'
