@@ -1,8 +1,9 @@
 """CPU kernels (numba) that grow greedy guess trees: every node, the guess minimizing a metric.
 
-A metric is given to the kernels as integers only, so ties are exact and break by pool order:
+A metric is given to the kernels as a ``Metric`` of integers only, so ties are exact and break by
+pool order:
 
-* ``metric_kind`` ``SUM``: the key of a guess is ``sum(gain[n_b])`` over its non-empty
+* ``kind`` ``SUM``: the key of a guess is ``sum(gain[n_b])`` over its non-empty
   branches b (sizes n_b); ``delta[h] = gain[h + 1] - gain[h]`` lets the scan add one answer at
   a time. ``KMAX``: the key is ``sign * max(n_b)``.
 * ``exclude_solved``: the solved branch (the guess itself, when it may be the answer) is left

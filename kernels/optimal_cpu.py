@@ -1221,5 +1221,5 @@ def with_room(work: Scratch, cells: int, n_answers: int) -> Scratch:
     return work._replace(levels=lv, pairs=pairs)
 
 
-__all__ = ["INF", "SCRATCH", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
+__all__ = ["INF", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
            "new_scratch", "solve_set", "with_room"]
