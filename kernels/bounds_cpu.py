@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import levels
-from .levels import INF
+from .config import INF
 
 level_bound = njit(cache=True, nogil=True)(levels.level_bound)
 

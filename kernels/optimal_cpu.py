@@ -129,9 +129,7 @@ Kept = namedtuple("Kept", "rows outT rowg tarow lbs keys")
 (``rows[j * n:(j + 1) * n]``, and ``outT[:n, j]``), its guess row, its bound and sort key, and the
 kept number of each answer of S as a guess (``tarow``)."""
 
-INF = 1 << 40
-"""Value of an infeasible set (no strategy finds every answer in time)."""
-
+from .config import INF  # noqa: E402  (the value of an infeasible set)
 
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 
