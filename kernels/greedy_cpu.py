@@ -74,7 +74,7 @@ Elements = namedtuple("Elements", "guess parent reply size")
 @njit(cache=True)
 def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric, bar, bounds):
     """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties)
-    with a key below ``bar`` (else (``bar``, -1)) by the ``Metric`` over the ``m`` answers whose
+    with a key below ``bar`` and ``BIG`` (else (that, -1)) by the ``Metric`` over the ``m`` answers whose
     rows start at ``off[:m]`` (uint64) in ``flat`` (the answer-major matrix, flattened): a guess's
     codes are ``flat[off[k] + g]``.
 
@@ -92,7 +92,7 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric, bar, bounds):
     not in a helper: the same loop in a function (even inlined) ran 4x slower on small nodes.
     """
     metric_kind, sign, gain, delta, prunable, exclude_solved, has_floor = metric
-    best = bar
+    best = min(bar, BIG)  # a guess that makes no progress (BIG) is never the best
     where = -1
     bounded = prunable and bounds.shape[0] > 0
     floor = -BIG
