@@ -194,14 +194,15 @@ def provenance(params: dict, entries: list[Entry], finished: Iterable[float | No
 
 
 def table_of(params: dict, results: dict[Word, dict], timings: dict[Word, tuple[float | None, float | None]],
-             words: Iterable[Word] | None = None, **labelled: object) -> Table:
+             words: Iterable[Word] | None = None, *, labels: dict | None = None, asked: int | None = None,
+             run_dir: Path | None = None) -> Table:
     """Return the table of the finished ``words`` (default: every finished one) of a ranking run:
-    ``results`` and ``timings`` (seconds, finish time) as its run store keeps them; ``labelled``:
-    ``provenance``'s keywords."""
+    ``results`` and ``timings`` (seconds, finish time) as its run store keeps them; the other
+    arguments as ``provenance`` takes them."""
     chosen = results.keys() if words is None else [w for w in words if w in results]
     entries = sorted_entries(entry_of(w, results[w], timings.get(w, (None, None))[0]) for w in chosen)
     finished = [timings.get(e.word, (None, None))[1] for e in entries]
-    return Table(entries, provenance(params, entries, finished, **labelled))  # type: ignore[arg-type]
+    return Table(entries, provenance(params, entries, finished, labels=labels, asked=asked, run_dir=run_dir))
 
 
 def missing_text(table: Table) -> str:
