@@ -160,8 +160,9 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
         stored = store.results()
         nodes, hits = store.tally(set(words) - before)
         cached = store.subproblem_count()
-        final = table_now() if table else None
+        final = None
         if table:
+            final = table_now()
             table.write(final)
     wanted = set(words)
     results = {w: r for w, r in stored.items() if w in wanted}
