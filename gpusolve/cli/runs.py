@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..core.errors import GpusolveError
-from ..core.words import counted, refuse_device
+from ..core.words import counted, read_text_file
 from .app import (
     ProgressDisplay,
     check_outputs,
@@ -131,15 +131,7 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if text is not None and path is not None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
-        refuse_device(path, "--words-file")
-        try:
-            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
-        except IsADirectoryError:
-            raise GpusolveError(f"--words-file {path} is a folder") from None
-        except UnicodeDecodeError:
-            raise GpusolveError(f"--words-file {path} is not a text file (not UTF-8)") from None
-        except OSError as e:
-            raise GpusolveError(f"cannot read --words-file {path}: {e.strerror}") from None
+        text = read_text_file(path, "--words-file")
     if text is None:
         return None
     words = [w.strip() for w in text.replace(",", "\n").split() if w.strip()]

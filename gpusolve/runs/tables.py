@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..core.errors import GpusolveError
 from ..core.outputs import check_output, write_output
-from ..core.words import Word
+from ..core.words import Word, read_text_file
 from .units import list_hash
 
 SETTLED = {
@@ -333,14 +333,7 @@ def read_table(path: str | Path) -> Table:
     """Return a table read from a file in any layout: JSON, CSV (ours, or any with ``word`` and
     ``total`` columns) or the anchor's ``word mean total`` lines (with its sidecar's provenance)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except IsADirectoryError:
-        raise GpusolveError(f"table {path} is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise GpusolveError(f"table {path} is not a text file (not UTF-8)") from None
-    except OSError as e:
-        raise GpusolveError(f"cannot read table {path}: {e.strerror or e}") from None
+    text = read_text_file(path, "table")
     body = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     if text.lstrip().startswith("{"):
         table = _read_json(path, text)
