@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -19,7 +20,11 @@ import pytest
 from typer.testing import CliRunner
 from wordfiles import small_lists
 
+from gpusolve import __version__
 from gpusolve.cli import app
+from gpusolve.cli.app import git_commit
+from gpusolve.core.backend import get_backend
+from gpusolve.core.eras import ERAS
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
@@ -38,6 +43,8 @@ from gpusolve.runs.tables import (
 )
 from gpusolve.runs.units import list_hash, make_job
 
+PINNED = Path(__file__).resolve().parent / "data" / "anchor"
+"""Excerpts of the anchor's published tables, unchanged (their provenance: README.md there)."""
 ANCHOR = Path("/tmp/anchor")
 """alex1770/wordle's published tables, where a checkout of it is (not part of this repository)."""
 needs_anchor = pytest.mark.skipif(not (ANCHOR / "results_easy_nyt20220316").exists(),
@@ -129,6 +136,25 @@ def test_the_anchor_layout_refuses_bounds_and_the_csv_marks_them(tmp_path):
     assert _lines(read_table(tmp_path / "t.csv")) == _lines(table)
 
 
+@pytest.mark.parametrize("name, mode, n_answers", [("results_easy_nyt20220316", "normal", 2309),
+                                                   ("results_hard_nyt20220830", "hard", 2309),
+                                                   ("results_easy_nyt20230701", "normal", 3158)])
+def test_the_anchor_layout_diffs_clean_against_the_published_tables(tmp_path, name, mode, n_answers):
+    published = (PINNED / name).read_text()
+    totals = {}  # read as plainly as possible: the oracle is the published text, not read_table
+    for line in published.splitlines():
+        word, _, total = line.split()
+        totals[word.upper()] = {"value": None if total == "1000000000" else int(total), "exact": True}
+    assert any(v["value"] is None for v in totals.values()) == (mode == "hard")
+    # made from the totals alone, in another order, ours writes the published lines byte for byte
+    table = table_of(_params(n_answers=n_answers, mode=mode), dict(reversed(totals.items())), {})
+    assert write_table(table, tmp_path / name, "anchor") == [tmp_path / name, tmp_path / f"{name}.json"]
+    assert (tmp_path / name).read_text() == published
+    back = read_table(PINNED / name)
+    assert back.provenance == {} and compare_tables(back, table).identical
+    assert {e.word: e.total for e in back.entries} == {w: v["value"] for w, v in totals.items()}
+
+
 @needs_anchor
 def test_the_anchors_published_tables_read_back_and_write_out_unchanged(tmp_path):
     for path in sorted([*ANCHOR.glob("results_easy_nyt*"), *ANCHOR.glob("results_hard_nyt*")]):
@@ -157,6 +183,17 @@ def test_a_bad_table_is_one_error(tmp_path):
     (tmp_path / "z").write_text("salet 3.4201 7897\nSALET 3.4201 7897\n")
     with pytest.raises(GpusolveError, match="more than once"):
         read_table(tmp_path / "z")
+
+
+@pytest.mark.parametrize("name", list(ERAS))
+def test_provenance_names_every_era(name):
+    def hashed(words):
+        return list_hash(read_words(words, ascii_uppercase))
+
+    e = ERAS[name]
+    params = _params(guesses_hash=hashed(e.guesses), answers_hash=hashed(e.answers))
+    assert list_names(params) == (e.guesses, e.answers, name)
+    assert table_of(params, RESULTS, {}).provenance["lists"] == name
 
 
 def test_provenance_names_the_bundled_lists_and_their_era():
@@ -200,20 +237,32 @@ def test_cli_compare_exits_like_diff(tmp_path):
     table = table_of(_params(), RESULTS, {})
     write_table(table, tmp_path / "a.csv", "csv")
     write_table(table, tmp_path / "a.txt", "anchor")
-    other = {**RESULTS, "REAST": {"value": 7901, "exact": True}}
+    other = {**RESULTS, "REAST": {"value": 7901, "exact": True}, "CRATE": {"value": None},
+             "ABACK": {"value": 9000, "exact": True}}
+    del other["ZOWEE"]
     write_table(table_of(_params(), other, {}), tmp_path / "b.json", "json")
     runner = CliRunner()
     same = runner.invoke(app, ["tables", "compare", str(tmp_path / "a.csv"), str(tmp_path / "a.txt")])
     assert same.exit_code == 0, same.output
     assert "identical: the same line for each of the 6 start words" in same.output
     differ = runner.invoke(app, ["tables", "compare", str(tmp_path / "a.txt"), str(tmp_path / "b.json")])
-    assert differ.exit_code == 1 and "REAST  A       7900  B       7901" in differ.output
+    assert differ.exit_code == 1
+    assert "only in A (1):\n  ZOWEE\nonly in B (1):\n  ABACK\nlines that differ (2):\n" \
+           "  REAST  A       7900  B       7901\n  CRATE  A       7902  B impossible\n" in differ.output
     doc = runner.invoke(app, ["tables", "compare", str(tmp_path / "a.csv"), str(tmp_path / "b.json"),
                               "--json"])
-    assert doc.exit_code == 1 and [d["word"] for d in json.loads(doc.stdout)["differ"]] == ["REAST"]
-    bad = runner.invoke(app, ["tables", "compare", str(tmp_path / "a.csv"), str(tmp_path / "nothing")])
-    assert bad.exit_code == 2 and bad.output.startswith("error: cannot read table")
-    assert bad.output.count("\n") == 1
+    assert doc.exit_code == 1 and [d["word"] for d in json.loads(doc.stdout)["differ"]] == ["REAST", "CRATE"]
+    assert (json.loads(doc.stdout)["only_a"], json.loads(doc.stdout)["only_b"]) == (["ZOWEE"], ["ABACK"])
+    (tmp_path / "bad.txt").write_text("salet 3.4201 7897\nsalet\n")
+    (tmp_path / "bad.json").write_text('{"rows": []}')
+    (tmp_path / "folder").mkdir()
+    for name, message in (("nothing", "does not exist"), ("/dev/zero", "is a device"),
+                          ("folder", "is a folder"), ("bad.txt", "line 2: not a table line"),
+                          ("bad.json", "is JSON but not a ranking")):
+        for args in ((tmp_path / "a.csv", tmp_path / name), (tmp_path / name, tmp_path / "a.csv")):
+            bad = runner.invoke(app, ["tables", "compare", *map(str, args)])
+            assert bad.exit_code == 2 and bad.output.startswith("error: ") and message in bad.output
+            assert bad.output.count("\n") == 1
 
 
 @needs_anchor
@@ -229,7 +278,7 @@ def test_cli_compare_two_published_eras():
 
 # --- the ranking's table ------------------------------------------------------------------------
 
-def test_the_complete_ranking_writes_its_table_in_every_layout(tmp_path, lists):
+def test_the_complete_ranking_writes_its_table_in_every_layout(tmp_path, lists, monkeypatch):
     g, a = lists
     runner = CliRunner()
     base = ["optimal-tree", "--rank", "--candidates", "all", "--guesses", g, "--answers", a, "--max-guesses",
@@ -245,16 +294,40 @@ def test_the_complete_ranking_writes_its_table_in_every_layout(tmp_path, lists):
     p = table.provenance
     assert p["complete"] and p["mode"] == "normal" and p["max_guesses"] == 3 and p["guesses"]["name"] == g
     assert p["guesses"]["hash"] == list_hash(pm.guesses) and p["gpusolve"] and p["backend"]
-    again = runner.invoke(app, [*base, "--output", str(tmp_path / "t.txt")])
+    n = len(pm.answers)
+    for line in (tmp_path / "t.csv").read_text().splitlines()[len(p) + 1:]:  # after provenance and header
+        rank, word, total, mean, worst, settled, seconds = line.split(",")
+        row = next(r for r in direct.rows if r["word"] == word)
+        assert settled == ("impossible" if row["total"] is None else "exact") and float(seconds) >= 0
+        if settled == "exact":
+            assert (int(total), float(mean), int(worst)) == (row["total"], round(row["total"] / n, 6),
+                                                             row["worst"])
+            assert int(rank) == 1 + sum(r["total"] is not None and r["total"] < row["total"]
+                                        for r in direct.rows)
+        else:
+            assert total == mean == worst == ""
+    monkeypatch.setattr(sys, "argv", ["gpusolve", *base, "--output", str(tmp_path / "t.txt")])
+    again = runner.invoke(app, sys.argv[1:])
     assert again.exit_code == 0 and "provenance to" in again.output
-    assert json.loads((tmp_path / "t.txt.json").read_text())["complete"] is True
+    about = json.loads((tmp_path / "t.txt.json").read_text())
+    assert about["complete"] is True and about["gpusolve"] == __version__ and about["commit"] == git_commit()
+    assert about["command"] == shlex.join(sys.argv) and about["backend"] == f"auto ({get_backend().name})"
+    assert (about["game"], about["mode"], about["max_guesses"]) == ("wordle", "normal", 3)
+    assert about["cutoff"] is None
+    assert about["guesses"] == {"name": g, "words": len(pm.guesses), "hash": list_hash(pm.guesses)}
+    assert about["answers"] == {"name": a, "words": n, "hash": list_hash(pm.answers)}
+    assert about["lists"] is None  # not an era's lists
     assert compare_tables(table, read_table(tmp_path / "t.txt")).identical
     js = runner.invoke(app, [*base, "--output", str(tmp_path / "t.data"), "--output-format", "JSON"])
     assert js.exit_code == 0 and json.loads((tmp_path / "t.data").read_text())["provenance"]["complete"]
     hard = runner.invoke(app, [*base[:-5], "--mode", "hard", "--run-dir", str(tmp_path / "h"), "--workers",
                                "0", "--quiet", "--output", str(tmp_path / "h.csv")])
     assert hard.exit_code == 0, hard.output
-    assert read_table(tmp_path / "h.csv").provenance["mode"] == "hard"
+    hard_table = read_table(tmp_path / "h.csv")
+    assert hard_table.provenance["mode"] == "hard" and hard_table.provenance["complete"]
+    direct_hard = rank_exact(pm, g, a, mode="hard", max_guesses=3, candidates=None, workers=0,
+                             run_dir=tmp_path / "direct-hard")
+    assert {e.word: e.total for e in hard_table.entries} == {r["word"]: r["total"] for r in direct_hard.rows}
 
 
 @pytest.mark.parametrize("args, message", [

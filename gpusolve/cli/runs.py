@@ -178,13 +178,16 @@ def program_labels() -> dict:
             "command": shlex.join(["gpusolve", *sys.argv[1:]])}
 
 
-def table_labels(o: RunOptions, game) -> dict:
+def table_labels(o: RunOptions, pm) -> dict:
     """Return what a ranking's table's provenance says of the program, the command, the backend
-    and the lists as named."""
+    (as asked, and what it ran on at the start where that differs: 'auto (cpu)') and the lists
+    as named."""
+    asked = (o.lists.backend or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
+    ran = pm.backend.name
     return {**program_labels(),
-            "backend": o.lists.backend or os.environ.get("GPUSOLVE_BACKEND") or "auto",
-            "guesses": o.lists.guesses or game.default_guesses,
-            "answers": o.lists.answers or game.default_answers}
+            "backend": asked if ran == asked else f"{asked} ({ran})",
+            "guesses": o.lists.guesses or pm.game.default_guesses,
+            "answers": o.lists.answers or pm.game.default_answers}
 
 
 def exact_ranking(o: RunOptions) -> None:
@@ -199,7 +202,7 @@ def exact_ranking(o: RunOptions) -> None:
     sink = table_output(o)
     pm = o.lists.matrix()
     if sink:
-        sink.labels = table_labels(o, pm.game)
+        sink.labels = table_labels(o, pm)
     chosen = _words(o.words, o.words_file)
     if chosen is not None:  # each word once, in the order given (SALET,salet is one word)
         chosen = list(dict.fromkeys(pm.game.parse_word(w, pm.guess_index) for w in chosen))
