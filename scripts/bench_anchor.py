@@ -11,13 +11,14 @@ it reports itself), whole-process wall and CPU seconds (CPU: all threads; the pe
 threaded, gpusolve uses every core), and the wall-time ratio. On a shared machine only the
 ratio means something; rerun to see its spread.
 
-Cases (``--cases``, comma-separated; default: all but ``random100`` and ``proof``):
+Cases (``--cases``, comma-separated; default: all but ``random30``, ``random100`` and ``proof``):
   salet     exact SALET, default lists (2,309 answers, 12,972 guesses)
   tarse     exact TARSE on the NYT's 2023-07 lists (3,158 answers, 14,855 guesses)
   three     exact SHARE, TSADE, SKART in one process
   random6   exact totals of 6 random start words in one process
   onium     ONIUM, only whether it is below 7,898
   cutoff10  10 random start words, only whether each is below 7,898
+  random30  exact values of 30 random start words: the complete table's throughput (words/hour)
   random100 exact values of 100 random start words: the full ranking's throughput (words/hour)
   qajaq     exact QAJAQ (gpusolve only unless --slow-peer: the peer takes hours)
   proof     the best first guess over all 12,972 (gpusolve: whole; the peer: first --budget seconds)
@@ -106,7 +107,7 @@ def done_in_store(run: Path) -> int:
 
 
 def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float | None = None,
-         run_dir: Path | None = None) -> dict:
+         run_dir: Path | None = None, workers: int = 0) -> dict:
     """Run gpusolve on ``words`` (one: --start; several: --rank --words; None: the whole proof)."""
     allowed, hidden = lists(pair)
     args = [sys.executable, "-m", "gpusolve", "optimal-tree", "--guesses", str(allowed), "--answers",
@@ -119,7 +120,7 @@ def ours(pair: str, words: list[str] | None, cutoff: int | None, timeout: float 
             args += ["--start", words[0]]
         else:
             args += ["--rank", "--words", ",".join(words), "--top", "1000", "--run-dir", str(run),
-                     "--workers", "0"]
+                     "--workers", str(workers)]
         if cutoff is not None:
             args += ["--cutoff", str(cutoff)]
         out, wall, cpu, finished = timed(args, timeout)
@@ -157,6 +158,7 @@ CASES = {
     "random6": ("exact values of 6 random start words (one process)", "default", "random6", None),
     "onium": ("`--start ONIUM --cutoff 7898`", "default", ["ONIUM"], 7898),
     "cutoff10": ("10 random start words, `--cutoff 7898`", "default", "random10", 7898),
+    "random30": ("exact values of 30 random start words (one run)", "default", "random30", None),
     "random100": ("exact values of 100 random start words (one process)", "default", "random100", None),
     "qajaq": ("exact QAJAQ (true value 9,470)", "default", ["QAJAQ"], None),
 }
@@ -169,6 +171,22 @@ def rate(who: str, figures: dict, words: int) -> str:
     return f"{who} {done * 3600 / figures['wall']:.0f} words/hour{late}"
 
 
+def against_published(path: Path, peer_figures: dict | None, ours_figures: dict) -> str:
+    """Return how many of each program's exact values equal a published table's (``word mean total``
+    lines), naming any that differ."""
+    published = {line.split()[0].upper(): line.split()[2] for line in path.read_text().splitlines() if line}
+    parts = []
+    for who, figures in (("gpusolve", ours_figures), ("peer", peer_figures)):
+        if not figures:
+            continue
+        values = figures["values"]
+        wrong = sorted(w for w, v in values.items() if published.get(w) != v)
+        parts.append(f"{who} {len(values) - len(wrong)} of {len(values)} equal to {path.name}"
+                     + (f" (differ: {', '.join(f'{w} {values[w]} vs {published.get(w)}' for w in wrong)})"
+                        if wrong else ""))
+    return "; ".join(parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--anchor", help="the peer's binary (without it only gpusolve runs)")
@@ -177,6 +195,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=240, help="seconds the peer gets for 'proof'")
     parser.add_argument("--slow-peer", action="store_true", help="also run the peer on 'qajaq' (hours)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds any one run may take")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="gpusolve's --workers for several start words (0: in one process)")
+    parser.add_argument("--published", type=Path,
+                        help="the peer's published table (results_easy_...): values are checked against it")
     args = parser.parse_args()
     warm = [sys.executable, "-m", "gpusolve", "optimal-tree", "--start", "SALET", "--quiet", "--json"]
     subprocess.run(warm, capture_output=True, check=True)  # numba cache and pattern matrices warm
@@ -196,7 +218,9 @@ def main() -> None:
         p = None
         if args.anchor and (name != "qajaq" or args.slow_peer):
             p = peer(args.anchor, pair, words, cutoff, args.timeout)
-        g = ours(pair, words, cutoff, args.timeout)
+        g = ours(pair, words, cutoff, args.timeout, workers=args.workers)
+        if args.published and cutoff is None:
+            print(f"{name}: {against_published(args.published, p, g)}", flush=True)
         theirs, mine = (verdicts(f, cutoff) for f in (p, g)) if p else ({}, {})
         if any(theirs[w] != mine[w] for w in theirs.keys() & mine.keys()):  # a stopped run gave fewer
             print(f"  note: the values differ: peer {p['values']}, gpusolve {g['values']}", flush=True)

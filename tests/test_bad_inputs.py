@@ -232,7 +232,7 @@ def test_bad_word_files(tmp_path):
         (["optimal-tree", "--rank", *SMALL, "--words-file", binary], "not a text file"),
         (["optimal-tree", "--rank", *SMALL, "--words-file", tmp_path], "is a folder"),
         (["optimal-tree", "--rank", *SMALL, "--words-file", empty], "no start words"),
-        (["optimal-tree", "--rank", *SMALL, "--words-file", tmp_path / "missing"], "cannot read"),
+        (["optimal-tree", "--rank", *SMALL, "--words-file", tmp_path / "missing"], "does not exist"),
         (["optimal-tree", "--rank", *SMALL, "--words", "QQQQQ"], "unknown word QQQQQ"),
         (["optimal-tree", "--rank", *SMALL, "--words", ","], "no start words"),
         (["rank", "--guesses", ""], "--guesses is empty"),

@@ -108,6 +108,26 @@ def test_real_exact_search_on_the_cluster(cluster, pm, lists, tmp_path):
     assert remote.rows == local.rows and remote.statement == local.statement
 
 
+def test_the_complete_table_on_the_cluster_resumes_a_partial_one(cluster, pm, lists, tmp_path):
+    from gpusolve.runs.tables import compare_tables, read_table
+
+    address, _ = cluster
+    g, a = lists
+    base = ["optimal-tree", "--rank", "--guesses", g, "--answers", a, "--scheduler", address, "--run-dir",
+            str(tmp_path / "r"), "--output", str(tmp_path / "t.txt"), "--json", "--top", "1000"]
+    some = CliRunner().invoke(app, [*base, "--words", ",".join(pm.guesses[:5])])
+    assert some.exit_code == 0, some.output
+    partial = read_table(tmp_path / "t.txt")
+    assert len(partial.entries) == 5 and partial.provenance["missing"] == len(pm.guesses) - 5
+    whole = CliRunner().invoke(app, [*base, "--candidates", "all"])
+    assert whole.exit_code == 0, whole.output
+    assert json.loads(whole.stdout)["computed"] == len(pm.guesses) - 5  # the 5 finished ones not again
+    table = read_table(tmp_path / "t.txt")
+    assert table.provenance["complete"] and compare_tables(partial, table, shared_only=True).identical
+    local = rank_exact(pm, g, a, candidates=None, workers=0, run_dir=tmp_path / "local")
+    assert {e.word: e.total for e in table.entries} == {r["word"]: r["total"] for r in local.rows}
+
+
 def test_the_whole_proof_on_the_cluster(cluster, pm, lists, tmp_path):
     from gpusolve.runs.proof import prove_best_start
 

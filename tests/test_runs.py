@@ -493,23 +493,33 @@ def test_the_one_display_shows_done_best_rate_and_eta(monkeypatch):
 
     cli_app = importlib.import_module("gpusolve.cli.app")  # the module (gpusolve.cli.app is the app)
     out = io.StringIO()
-    # the app's own lazy console stand-in, made a terminal (Rich needs the console behind it)
-    monkeypatch.setattr(cli_app._Console, "_console", Console(file=out, force_terminal=True, width=200))
-    with cli_app.ProgressDisplay(True) as display:
-        display(Progress("greedy trees", 10, 100))  # resumed: 10 done before
+    clock = [1000.0]
+    # the app's own lazy console stand-in, made a terminal (Rich needs the console behind it), on a clock
+    monkeypatch.setattr(cli_app._Console, "_console", Console(file=out, force_terminal=True, width=200,
+                                                              get_time=lambda: clock[0]))
+    with cli_app.ProgressDisplay(True, per_hour=True) as display:
+        display(Progress("exact values", 10, 100))  # resumed: 10 done before
         task = display.progress.tasks[0]
-        assert task.completed == 10 and task.speed is None  # the resumed units are no rate
-        display(Progress("greedy trees", 30, 100, "best CCCCC (total 8)"))
-        time.sleep(0.05)
-        display(Progress("greedy trees", 40, 100, "best CCCCC (total 8)"))
-        rate = display.progress.tasks[0].speed
-        assert rate is not None and rate < 30 / 0.04  # from the new units alone
+        assert task.completed == 10 and cli_app.session_rate(task) is None  # the resumed units are no rate
+        clock[0] += 60
+        display(Progress("exact values", 30, 100, "best CCCCC (total 8)"))
+        clock[0] += 60
+        display(Progress("exact values", 40, 100, "best CCCCC (total 8)"))
+        rate = cli_app.session_rate(display.progress.tasks[0])
+        assert rate == 30 / 120  # the new units alone, over the time since the first event
         display.progress.refresh()
     shown = out.getvalue()
-    assert "greedy trees" in shown and "40/100" in shown and "best CCCCC (total 8)" in shown
-    assert f"{rate * 60:,.1f}/min" in shown
+    assert "exact values" in shown and "40/100" in shown and "best CCCCC (total 8)" in shown
+    assert "900/h" in shown and "ETA 4m 00s" in shown  # 60 left at 0.25 a second
+    with cli_app.ProgressDisplay(True) as per_minute:
+        per_minute(Progress("greedy trees", 0, 10))
+        clock[0] += 30
+        per_minute(Progress("greedy trees", 5, 10))
+        per_minute.progress.refresh()
+    assert "10.0/min" in out.getvalue() and "ETA 30s" in out.getvalue()
     with cli_app.ProgressDisplay(False) as quiet:
         assert quiet.progress is None
+    assert [cli_app.duration(s) for s in (42, 425, 60227, 183600)] == ["42s", "7m 05s", "16h 43m", "2d 03h"]
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])

@@ -7,7 +7,7 @@ import errno
 import os
 import sys
 
-from . import adversaries, core, fixedsets, lists, optimal, play, policies, runs, tree, war
+from . import adversaries, core, fixedsets, lists, optimal, play, policies, runs, tables, tree, war
 from .app import app, no_space
 
 
@@ -53,4 +53,4 @@ def _quiet_stdout() -> None:
 
 
 __all__ = ["adversaries", "app", "core", "fixedsets", "lists", "main", "optimal", "play", "policies", "runs",
-           "tree", "war"]
+           "tables", "tree", "war"]

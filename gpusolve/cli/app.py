@@ -161,12 +161,12 @@ def _print_version(asked: bool) -> None:
     if asked:
         from .. import __version__
 
-        commit = _git_commit()
+        commit = git_commit()
         typer.echo(f"gpusolve {__version__}" + (f" (git {commit})" if commit else ""))
         raise typer.Exit()
 
 
-def _git_commit() -> str | None:
+def git_commit() -> str | None:
     """Return the commit of the git checkout this package runs from ('+' marks changes to tracked
     files), or None where it was installed without one."""
     import subprocess
@@ -238,17 +238,19 @@ class ProgressDisplay:
     """The one progress display of every command: a transient line per phase on a terminal
     (what is counted, a bar, done/total, the best so far, nodes, time, rate and ETA), fed
     ``Progress`` events (``gpusolve.search.plumbing``). A new phase hides the lines of finished or
-    open-ended ones."""
+    open-ended ones. The rate (per minute; ``per_hour``: per hour) and the ETA count only what
+    this process did since the phase's first event (``session_rate``): a resumed run's units done
+    before count toward done/total, not toward the rate."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, per_hour: bool = False) -> None:
         self.progress = None
         self.tasks: dict[str, Any] = {}
         if enabled and console.is_terminal:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      TextColumn("{task.fields[count]}"), TextColumn("{task.fields[best]}"),
-                                     TimeElapsedColumn(), _rate_column(), TimeRemainingColumn(),
+                                     TimeElapsedColumn(), _rate_column(per_hour), _eta_column(),
                                      console=console.real(), transient=True)
 
     def __enter__(self) -> ProgressDisplay:
@@ -272,7 +274,7 @@ class ProgressDisplay:
                     self.progress.update(old, visible=False)
             # a resumed run starts at its units done before: only what follows counts for the rate
             task = self.progress.add_task(event.phase, total=event.total, completed=event.done, count="",
-                                          best="")
+                                          best="", since=self.progress.get_time(), base=event.done)
             self.tasks[event.phase] = task
         count = f"{event.done:,}/{event.total:,}" if event.total is not None else f"{event.done:,}"
         nodes = f"{event.nodes:,} nodes" if event.nodes is not None else ""
@@ -281,16 +283,56 @@ class ProgressDisplay:
                              visible=True)
 
 
-def _rate_column() -> Any:
-    """Return a progress column showing a task's rate per minute (blank until known)."""
+def session_rate(task: Any) -> float | None:
+    """Return a display task's units per second since its phase's first event (the units done
+    before it not counted), or None before the first unit."""
+    done = task.completed - task.fields.get("base", 0)
+    elapsed = task.get_time() - task.fields.get("since", task.get_time())
+    return done / elapsed if done > 0 and elapsed > 0 else None
+
+
+def duration(seconds: float) -> str:
+    """Return a duration in a few characters: '42s', '7m 05s', '16h 43m', '2d 03h'."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m {s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return f"{s // 86400}d {s % 86400 // 3600:02d}h"
+
+
+def _rate_column(per_hour: bool) -> Any:
+    """Return a progress column showing a task's ``session_rate`` per minute or per hour (blank
+    until known)."""
     from rich.progress import ProgressColumn
     from rich.text import Text
 
     class Rate(ProgressColumn):
         def render(self, task: Any) -> Text:
-            return Text(f"{task.speed * 60:,.1f}/min" if task.speed else "")
+            rate = session_rate(task)
+            if rate is None:
+                return Text("")
+            return Text(f"{rate * 3600:,.0f}/h" if per_hour else f"{rate * 60:,.1f}/min")
 
     return Rate()
+
+
+def _eta_column() -> Any:
+    """Return a progress column showing the time left at a task's ``session_rate`` (blank when
+    unknown)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Eta(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            rate = session_rate(task)
+            if rate is None or task.total is None:
+                return Text("")
+            return Text(f"ETA {duration(max(task.total - task.completed, 0) / rate)}")
+
+    return Eta()
 
 
 def lowered(value: Any) -> Any:

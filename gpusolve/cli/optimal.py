@@ -35,7 +35,7 @@ from .app import (
     name_option,
     print_json,
 )
-from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
+from .runs import Batch, Output, OutputFormat, RunDir, Scheduler, Task, exact_ranking, parse_candidates
 
 if TYPE_CHECKING:
     from .options import TreeOptions
@@ -139,7 +139,7 @@ def optimal_tree(
         "--metric", "With --rank: the cheap score choosing the candidates.")] = "entropy",
     top: Annotated[int, typer.Option("--top", min=0, help="With --rank: show the N best.")] = 20,
     run_dir: RunDir = None, scheduler: Scheduler = None, batch: Batch = None, output: Output = None,
-    task: Task = None,
+    output_format: OutputFormat = None, task: Task = None,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None,
@@ -152,7 +152,8 @@ def optimal_tree(
         lists=GameLists(game, length, colours, repeats, black_only, guesses, answers, backend), mode=mode,
         max_guesses=max_guesses, cutoff=cutoff, candidates=candidates, metric=metric, words=words,
         words_file=words_file, top=top, workers=workers, memo_mb=memo_mb, run_dir=run_dir,
-        scheduler=scheduler, batch=batch, output=output, task=task, json=json, quiet=quiet,
+        scheduler=scheduler, batch=batch, output=output, output_format=output_format, task=task, json=json,
+        quiet=quiet,
         objective=objective, rank=rank, start=start, state=state,
         alternatives=(4 if state else 0) if alternatives is None else alternatives,
         time_limit=time_limit, out=out, fmt=fmt, show=levels, pair_mb=pair_mb)

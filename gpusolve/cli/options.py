@@ -54,6 +54,8 @@ class RunOptions:
     scheduler: str | None = None
     batch: int | None = None
     output: Path | None = None
+    output_format: str | None = None
+    """--output-format (exact rankings' tables: csv, anchor, json; None: by the file's suffix)."""
     task: str | None = None
     json: bool = False
     quiet: bool = False

@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..core.errors import GpusolveError
-from ..core.words import counted, refuse_device
+from ..core.words import counted, read_text_file
 from .app import (
     ProgressDisplay,
     check_outputs,
     console,
+    name_option,
     print_json,
     titled_table,
 )
@@ -39,7 +42,12 @@ Workers = Annotated[int | None, typer.Option(
 Batch = Annotated[int | None, typer.Option(
     "--batch", min=1, help="Start words per task [default: automatic]")]
 Output = Annotated[Path | None, typer.Option(
-    "--output", "-o", help="Also write every result to this file (.csv, else JSON).")]
+    "--output", "-o", help="Also write every result to this file (.csv, else JSON); with optimal-tree "
+    "--rank the table of exact totals, with its provenance (.csv; .txt: the anchor's results layout, "
+    "provenance in FILE.json; else JSON), kept up to date while the run goes on.")]
+OutputFormat = Annotated[str | None, name_option(
+    "--output-format", "With --rank --output: the table's layout, csv, anchor (alex1770/wordle's "
+    "results files: word mean total) or json [default: by the file's suffix].")]
 MaxGuesses = Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed per game.")]
 Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
 
@@ -48,12 +56,13 @@ if TYPE_CHECKING:
 
 
 def run_with_progress(pm, label: str, task: str, quiet: bool, call):
-    """Return ``call(on_batch=...)``, showing a progress line on a terminal unless ``quiet``."""
+    """Return ``call(on_batch=...)``, showing a progress line on a terminal unless ``quiet`` (the
+    rate in start words per hour, and the ETA)."""
     from ..runs.progress import RunProgress
     from ..runs.startrank import KEYS, describe
 
     n = pm.shape[1]
-    with ProgressDisplay(not quiet) as display:
+    with ProgressDisplay(not quiet, per_hour=True) as display:
         return call(on_batch=RunProgress(display, label, KEYS[task], lambda r: describe(task, r, n),
                                          pm.guess_index))
 
@@ -122,15 +131,7 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if text is not None and path is not None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
-        refuse_device(path, "--words-file")
-        try:
-            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
-        except IsADirectoryError:
-            raise GpusolveError(f"--words-file {path} is a folder") from None
-        except UnicodeDecodeError:
-            raise GpusolveError(f"--words-file {path} is not a text file (not UTF-8)") from None
-        except OSError as e:
-            raise GpusolveError(f"cannot read --words-file {path}: {e.strerror}") from None
+        text = read_text_file(path, "--words-file")
     if text is None:
         return None
     words = [w.strip() for w in text.replace(",", "\n").split() if w.strip()]
@@ -152,16 +153,56 @@ def parse_candidates(text: str) -> int | None:
     return n
 
 
+def table_output(o: RunOptions):
+    """Return where an exact ranking writes its table (``--output``; None: nowhere), checked
+    before any work."""
+    from ..runs.tables import TableOutput, layout_of
+
+    if o.output is None:
+        if o.output_format is not None:
+            raise GpusolveError("--output-format is the layout of the --output table: give --output too")
+        return None
+    out = TableOutput(o.output, layout_of(o.output, o.output_format))
+    out.check(o.cutoff)
+    return out
+
+
+def program_labels() -> dict:
+    """Return what a table's provenance says of the program that wrote it and its command line."""
+    import shlex
+
+    from .. import __version__
+    from .app import git_commit
+
+    return {"gpusolve": __version__, "commit": git_commit(),
+            "command": shlex.join(["gpusolve", *sys.argv[1:]])}
+
+
+def table_labels(o: RunOptions, pm) -> dict:
+    """Return what a ranking's table's provenance says of the program, the command, the backend
+    (as asked, and what it ran on at the start where that differs: 'auto (cpu)') and the lists
+    as named."""
+    asked = (o.lists.backend or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
+    ran = pm.backend.name
+    return {**program_labels(),
+            "backend": asked if ran == asked else f"{asked} ({ran})",
+            "guesses": o.lists.guesses or pm.game.default_guesses,
+            "answers": o.lists.answers or pm.game.default_answers}
+
+
 def exact_ranking(o: RunOptions) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
-    from ..runs.startrank import rank_exact, save_ranking
+    from ..runs.startrank import rank_exact
 
     if o.candidates is not None and (o.words is not None or o.words_file is not None):
         raise GpusolveError("--candidates picks the start words by --metric, --words and --words-file name "
                             "them: give one or the other")
     workers = check_run(o.workers, o.scheduler, o.output)
     count = parse_candidates("10" if o.candidates is None else o.candidates)
+    sink = table_output(o)
     pm = o.lists.matrix()
+    if sink:
+        sink.labels = table_labels(o, pm)
     chosen = _words(o.words, o.words_file)
     if chosen is not None:  # each word once, in the order given (SALET,salet is one word)
         chosen = list(dict.fromkeys(pm.game.parse_word(w, pm.guess_index) for w in chosen))
@@ -170,9 +211,7 @@ def exact_ranking(o: RunOptions) -> None:
         pm, o.lists.guesses, o.lists.answers, mode=o.mode, max_guesses=o.max_guesses, cutoff=o.cutoff,
         task=task, candidates=count, words=chosen, metric=o.metric, run_dir=o.run_dir,
         scheduler=o.scheduler, workers=workers, batch=o.batch or 1, backend=o.lists.backend,
-        on_batch=on_batch))
-    if o.output:
-        save_ranking(ranked, o.output)
+        on_batch=on_batch, table=sink))
     if o.json:
         print_json(ranked.as_dict(o.top))
         return
@@ -192,3 +231,8 @@ def exact_ranking(o: RunOptions) -> None:
     if ranked.statement:
         console.print(ranked.statement)
     _footer(ranked)
+    if sink:
+        from ..runs.tables import missing_text
+
+        console.print(f"table ({missing_text(ranked.table)}) written to {sink.path}"
+                      + (f", its provenance to {sink.path}.json" if sink.layout == "anchor" else ""))

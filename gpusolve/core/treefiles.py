@@ -25,7 +25,7 @@ from .games import GAME_OPTIONS, Game, make_game
 from .outputs import write_output
 from .trees import Node, Tree
 from .treetext import check_text_game, from_text, to_text
-from .words import refuse_device
+from .words import read_text_file
 
 SCHEMA = "gpusolve-tree/1"
 MAX_DEPTH = 100
@@ -123,17 +123,7 @@ def load_tree(path: str | Path) -> tuple[Tree, Game, dict]:
     """Return (tree, game, info) read from a JSON file, a text-layout tree or an explorer page
     (told apart by their content), or raise a one-line error. A text tree carries no info: its
     game is Wordle."""
-    refuse_device(path, "tree file")
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise GpusolveError(f"tree file {path} does not exist") from None
-    except IsADirectoryError:
-        raise GpusolveError(f"tree file {path} is a folder") from None
-    except UnicodeDecodeError:
-        raise GpusolveError(f"tree file {path} is not a text file (not UTF-8)") from None
-    except OSError as e:
-        raise GpusolveError(f"cannot read tree file {path}: {str(e).splitlines()[0]}") from None
+    text = read_text_file(path, "tree file")
     start = text.lstrip()[:1]
     if start == "<":
         return from_json(page_tree(text, str(path)))

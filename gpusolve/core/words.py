@@ -89,6 +89,22 @@ def refuse_device(path: str | Path, what: str) -> None:
         raise GpusolveError(f"{what} {path} is a device, not a file")
 
 
+def read_text_file(path: str | Path, what: str) -> str:
+    """Return the text of a file the user named (a byte-order mark dropped), or raise one line
+    naming it as ``what``: a device, missing, a folder, not UTF-8, unreadable."""
+    refuse_device(path, what)
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise GpusolveError(f"{what} {path} does not exist") from None
+    except IsADirectoryError:
+        raise GpusolveError(f"{what} {path} is a folder") from None
+    except UnicodeDecodeError:
+        raise GpusolveError(f"{what} {path} is not a text file (not UTF-8)") from None
+    except OSError as e:
+        raise GpusolveError(f"cannot read {what} {path}: {str(e).splitlines()[0]}") from None
+
+
 def parse_words(text: str, source: str, alphabet: str) -> tuple[Word, ...]:
     """Return the validated words of ``text``, one per line (blank lines ignored)."""
     words = []

@@ -62,13 +62,14 @@ OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 @dataclass
 class BatchOutput:
     """What a task returns: the batch's results, new subproblems, time taken and where, and
-    (nodes, store hits) per unit for the tasks that search."""
+    (nodes, store hits) and seconds per unit for the tasks that search."""
 
     results: list[tuple[Word, int, dict]]
     subproblems: Entries = field(default_factory=Entries.empty)
     seconds: float = 0.0
     worker: str = ""
     counts: list[tuple[int, int]] = field(default_factory=list)
+    unit_seconds: list[float] = field(default_factory=list)
 
 
 _memos: dict[tuple[Job, bool], Subproblems] = {}
@@ -103,11 +104,12 @@ def run_batch(job: Job, units: Sequence[tuple[Word, int]], backend: str | None =
     memo = _worker_memo(job, known, reuse)
     rows = [row for _, row in units]
     memo.take_counts()
+    memo.take_seconds()
     results = UNITS[job.task](pm, job, rows, memo, threads=threads)
     fresh = memo.take_fresh().top(PER_UNIT * len(units))
     return BatchOutput([(w, r, res) for (w, r), res in zip(units, results)], fresh,
                        time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}",
-                       memo.take_counts())
+                       memo.take_counts(), memo.take_seconds())
 
 
 def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Word, int]]]:
@@ -150,7 +152,7 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
     def record(out: BatchOutput) -> None:
         nonlocal finished
         store.save([(w, r, res) for w, r, res in out.results], out.seconds, out.worker,
-                   out.subproblems if reuse else None, out.counts)
+                   out.subproblems if reuse else None, out.counts, out.unit_seconds)
         finished += len(out.results)
         if on_batch:
             on_batch(finished, total, out.results)

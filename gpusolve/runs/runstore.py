@@ -38,6 +38,7 @@ import socket
 import sqlite3
 import warnings
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -223,20 +224,29 @@ class RunStore:
         rows = self._read("SELECT unit, result FROM results ORDER BY position")
         return {unit: json.loads(result) for unit, result in rows}
 
+    def timings(self) -> dict[str, tuple[float | None, float | None]]:
+        """Return every finished unit's (seconds taken, when it finished: Unix time)."""
+        return {unit: (seconds, finished) for unit, seconds, finished
+                in self._read("SELECT unit, seconds, finished FROM results")}
+
     def count(self) -> int:
         """Return the number of finished units."""
         return self._read("SELECT count(*) FROM results")[0][0]
 
     def save(self, results: Iterable[tuple[str, int, dict]], seconds: float | None = None,
              worker: str | None = None, subproblems: Entries | None = None,
-             counts: Sequence[tuple[int, int]] | None = None) -> None:
-        """Record finished units (unit, position, result), with their (nodes, store hits) when
-        given, and their new subproblems, in one transaction."""
+             counts: Sequence[tuple[int, int]] | None = None,
+             unit_seconds: Sequence[float] | None = None) -> None:
+        """Record finished units (unit, position, result), with their (nodes, store hits) and
+        seconds when given (else the batch's ``seconds`` for each), and their new subproblems, in
+        one transaction."""
         results = list(results)
         if counts is None or len(counts) != len(results):
             counts = [(None, None)] * len(results)
-        rows = [(unit, int(position), json.dumps(result, sort_keys=True), seconds, worker, n, h)
-                for (unit, position, result), (n, h) in zip(results, counts)]
+        if unit_seconds is None or len(unit_seconds) != len(results):
+            unit_seconds = [seconds] * len(results)
+        rows = [(unit, int(position), json.dumps(result, sort_keys=True), s, worker, n, h)
+                for (unit, position, result), (n, h), s in zip(results, counts, unit_seconds)]
         try:
             with self._transaction():
                 self.db.executemany(
@@ -333,6 +343,44 @@ class RunStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass
+class StoredRun:
+    """What a run directory holds, read without taking its lock (the run may be going on): its
+    parameters, and each finished unit's result and (seconds, finish time)."""
+
+    path: Path
+    params: dict[str, object]
+    results: dict[str, dict]
+    timings: dict[str, tuple[float | None, float | None]]
+
+
+def read_run(path: str | Path) -> StoredRun:
+    """Return the parameters and finished results of a run directory, read-only (a running run
+    goes on; nothing is written), or raise a one-line error."""
+    path = Path(path)
+    database = path / DATABASE
+    if not database.is_file():
+        raise GpusolveError(f"{path} is not a run directory (it has no {DATABASE})")
+    _check_foreign(database)
+    try:
+        db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+    except sqlite3.Error as e:
+        raise GpusolveError(f"{database} is not a readable run store: {e}") from None
+    try:
+        params = {name: json.loads(value) for name, value in db.execute("SELECT name, value FROM params")}
+        version = params.pop("schema_version", None)
+        if version not in (*_MIGRATE, SCHEMA_VERSION):
+            raise GpusolveError(f"run directory {path} has store schema {_show(version)}, not "
+                                f"{SCHEMA_VERSION} (written by another gpusolve version): use that version")
+        rows = db.execute("SELECT unit, result, seconds, finished FROM results ORDER BY position").fetchall()
+        results = {unit: json.loads(result) for unit, result, _, _ in rows}
+    except (sqlite3.Error, ValueError) as e:
+        raise GpusolveError(f"{database} is not a readable run store: {e}") from None
+    finally:
+        db.close()
+    return StoredRun(path, params, results, {unit: (s, f) for unit, _, s, f in rows})
 
 
 class _Transaction:

@@ -24,6 +24,7 @@ from ..core.words import Word
 from ..search.metrics import ranking
 from .fanout import OnBatch, run_units
 from .runstore import RunStore, default_run_dir
+from .tables import Table, TableOutput, missing_text, table_of
 from .units import Job, make_job
 
 
@@ -78,6 +79,8 @@ class Ranking:
     nodes: int = 0
     store_hits: int = 0
     subproblems: int = 0
+    table: Table | None = None
+    """The table written to ``TableOutput`` (exact rankings given one)."""
 
     def as_dict(self, top: int | None = None) -> dict:
         """Return the ranking as JSON: parameters, statement and the ``top`` rows (default all)."""
@@ -115,11 +118,13 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
                 most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
-                threads: int | None = None, reuse: bool = True) -> Ranking:
+                threads: int | None = None, reuse: bool = True, table: TableOutput | None = None) -> Ranking:
     """Return the ranking of ``words`` by ``job``'s task, computing what the run store lacks.
 
     ``reuse``: exact searches start from the run store's solved subproblems (and write theirs);
-    False computes each start word from scratch (the results are the same).
+    False computes each start word from scratch (the results are the same). ``table``: where the
+    table of the exact totals goes: written as the run goes (``TableOutput.every``), when it is
+    stopped (the finished start words) and when it ends.
     """
     start = time.perf_counter()
     if not words:
@@ -128,21 +133,42 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
         before = store.finished()
+
+        def table_now() -> Table:
+            return table_of(job.params(), store.results(), store.timings(), words,
+                            labels=table.labels if table else None, asked=len(words), run_dir=path)
+
+        def batch_done(done: int, total: int, rows: list) -> None:
+            if on_batch:
+                on_batch(done, total, rows)
+            if table and table.due():
+                table.write(table_now())
+
         try:
             computed = run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch,
-                                 most=most, backend=backend, on_batch=on_batch, threads=threads, reuse=reuse)
+                                 most=most, backend=backend, on_batch=batch_done, threads=threads,
+                                 reuse=reuse)
         except KeyboardInterrupt:
             kept = len(store.finished() & {w for w, _ in units})
-            raise KeyboardInterrupt(f"{kept:,} of {len(units):,} start words are kept in {path}; "
+            written = ""
+            if table:
+                partial = table_now()
+                table.write(partial)
+                written = f"; their table ({missing_text(partial)}) is in {table.path}"
+            raise KeyboardInterrupt(f"{kept:,} of {len(units):,} start words are kept in {path}{written}; "
                                     "run the same command again to resume") from None
         stored = store.results()
         nodes, hits = store.tally(set(words) - before)
         cached = store.subproblem_count()
+        final = None
+        if table:
+            final = table_now()
+            table.write(final)
     wanted = set(words)
     results = {w: r for w, r in stored.items() if w in wanted}
     rows = _rows(job, results, pm.guess_index, pm.shape[1])
     ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words), nodes=nodes,
-                     store_hits=hits, subproblems=cached)
+                     store_hits=hits, subproblems=cached, table=final)
     if job.task in ("exact", "reference-exact"):
         ranked.statement = proof_statement(rows, len(openings(pm, job.mode)), job.cutoff)
     ranked.files = write_results(ranked)

@@ -11,6 +11,7 @@ most ``STORE_MAX`` entries, the least work dropped first.
 from __future__ import annotations
 
 import hashlib
+import time
 
 import numpy as np
 
@@ -55,6 +56,8 @@ class Subproblems:
         self.nodes = 0
         self.store_hits = 0
         self._counts: list[tuple[int, int]] = []
+        self._seconds: list[float] = []
+        self._clock = time.perf_counter()
         self.seed(entries)
 
     # --- arrays (the compiled search) ---------------------------------------------------------
@@ -97,13 +100,24 @@ class Subproblems:
         self.store_hits += int(store_hits)
 
     def end_unit(self) -> None:
-        """Close the current unit's counters (nodes, store hits)."""
+        """Close the current unit's counters (nodes, store hits, seconds since the previous unit
+        closed or the counters were taken)."""
         self._counts.append((self.nodes, self.store_hits))
+        now = time.perf_counter()
+        self._seconds.append(now - self._clock)
+        self._clock = now
         self.nodes = self.store_hits = 0
 
     def take_counts(self) -> list[tuple[int, int]]:
-        """Return (nodes, store hits) of each unit closed since the last call."""
+        """Return (nodes, store hits) of each unit closed since the last call (the next unit's
+        seconds count from now)."""
         out, self._counts = self._counts, []
+        self._clock = time.perf_counter()
+        return out
+
+    def take_seconds(self) -> list[float]:
+        """Return the seconds each unit closed since the last call took."""
+        out, self._seconds = self._seconds, []
         return out
 
     # --- one record at a time (the pure-Python reference search) -----------------------------
