@@ -10,9 +10,9 @@ import random
 
 import numpy as np
 import pytest
+from gpusolve.kernels.optimal_cpu import N_PARAMS, WAYS
 from test_search_pins import tiny
 
-from gpusolve.kernels.optimal_cpu import N_PARAMS, WAYS
 from gpusolve.search import memo, optimal
 from gpusolve.search.memo import Entries, MemoTable
 from gpusolve.search.optimal import Options, Question, solve
