@@ -27,8 +27,9 @@ What makes it fast, every step admissible (nothing that could change a value is 
   whole subtree (it only wastes a guess, in every mode).
 * branch and bound: guesses by increasing bound, the best cost so far (or ``beta``) as the
   cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
-* a memo (set-associative, bounded), holding exact values with their best guess, and proven
-  lower bounds, each with the work it took (nodes plus reply cells scanned in its subtree).
+* a memo (set-associative, bounded; its slots used as far as needed: ``_memo_grow``), holding
+  exact values with their best guess, and proven lower bounds, each with the work it took
+  (nodes plus reply cells scanned in its subtree).
   Two 64-bit Zobrist hashes of the set and the depth only *find* an entry; what proves it is
   the entry's own record: its depth, its size and the moves (guess, reply) that led to it from
   the search's root set ``R`` (every node's set is exactly the answers of ``R`` consistent with
@@ -63,6 +64,7 @@ below; last, settle (store and return). The phases take the small bundles of a w
 bundle a function receives, and these are called for every node and guess.
 """
 
+import mmap
 from collections import namedtuple
 
 import numpy as np
@@ -108,16 +110,18 @@ reply``), a set's combined hard-mode rule (``rule``, Wordle) with its scratch, a
 rule of one move (``scratch``, ``kernels.hardmode``)."""
 
 Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally pairs seen moves sym canon")
-"""One worker's arrays (``new_scratch``): parameters (with its memo's mask), counters (``stats``;
+"""One worker's arrays (``new_scratch``): parameters, counters (``stats``;
 ``by_depth[d]``: nodes and reply cells scanned with ``d`` guesses left, a row for every depth
 allowed), the stop flag, the bundles above, the symmetry state (``symmetry_cpu.Sym``: with it
 on, one guess per class under the symmetries fixing the history is tried) and the state of the
 sets' least images (``canonical_cpu.Canon``)."""
 
-Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule")
+Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule mmask")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
 proves a slot's set: its depth, its moves from the root set (``mpath[i, :mlen[i]]``, sorted) and
-in Wordle's hard mode their combined rule (``mrule[i]``; no columns otherwise)."""
+in Wordle's hard mode their combined rule (``mrule[i]``; no columns otherwise). ``mmask``: the
+slots in use less one (the first ``mmask[0] + 1``; a key's bucket is ``k1 & mmask[0]``) and the
+most there may be less one (the arrays' length, ``mmask[1] + 1``); ``_memo_grow`` doubles them."""
 
 Node = namedtuple("Node", "level lo n d cg cp k1 k2 w0")
 """A node as its phases see it: its set (positions ``lo:lo + n`` of row ``level``), the guesses
@@ -134,9 +138,9 @@ from .config import INF  # noqa: E402  (the value of an infeasible set)
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 
 # params (int64)
-(P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
- P_COLLIDE, P_BRANCH) = range(11)
-N_PARAMS = 11
+(P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_VECTOR_MAX, P_PATH0, P_COLLIDE,
+ P_BRANCH) = range(10)
+N_PARAMS = 10
 # stats (int64): nodes searched, the last stamp handed out, the root's best guess, memo hits,
 # memo stores, reply cells scanned, guesses evaluated (partitioned), memo hits on preloaded entries
 S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED, S_STORE_HITS = range(8)
@@ -149,7 +153,8 @@ KEY_MAX = (1 << 31) - 1
 
 EMPTY, LOWER, EXACT = 0, 1, 2
 WAYS = 4
-"""Memo slots per hash bucket (the least valuable one, by set size, is replaced)."""
+"""Memo slots per hash bucket (once every slot is in use, the least valuable one, by set size, is
+replaced)."""
 
 VECTOR_MAX = 128
 """Default largest set scanned by pairwise reply comparisons vectorized over the guesses
@@ -276,7 +281,7 @@ def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
 def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule):
     """Return the slot holding the set ``members[lo:lo + n]`` with ``d`` guesses left (keys
     k1, k2; reached by the moves ``path[:plen]``, combined ``rule`` in hard mode), or -1."""
-    base = _bucket(params[P_MEMO_MASK], k1)
+    base = _bucket(memo.mmask[0], k1)
     for w in range(WAYS):
         i = base + w
         if memo.mk2[i] == k2 and memo.mk1[i] == k1 and _holds(
@@ -286,11 +291,48 @@ def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule)
 
 
 @njit(cache=True, nogil=True)
-def _memo_write(memo, mask, same, k1, k2, flag, value, guess, size, work, d, path, plen, rule, stats):
+def _move_slot(memo, i, j):
+    """Move the entry of slot ``i`` to the empty slot ``j``, leaving ``i`` empty."""
+    mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule, _ = memo
+    mk1[j], mk2[j], mval[j], mguess[j], mflag[j] = mk1[i], mk2[i], mval[i], mguess[i], mflag[i]
+    msize[j], mwork[j], mdepth[j], mlen[j] = msize[i], mwork[i], mdepth[i], mlen[i]
+    mpath[j, :] = mpath[i]
+    mrule[j, :] = mrule[i]
+    mflag[i] = EMPTY
+
+
+@njit(cache=True, nogil=True)
+def _memo_grow(memo):
+    """Double the slots in use (at most to all of them): each bucket's entries split between it
+    and its new twin, in the order they had. No entry is lost, so a table that grows before
+    any bucket overflows holds, bucket by bucket and in the same order, what a table in full use
+    from the start would hold; only a full-size table replaces entries."""
+    live = memo.mmask[0] + 1
+    mflag, mk1 = memo.mflag, memo.mk1
+    for base in range(0, live, WAYS):
+        low = base
+        high = base + live
+        for w in range(WAYS):
+            i = base + w
+            if mflag[i] == EMPTY:
+                continue
+            if mk1[i] & np.uint64(live):
+                _move_slot(memo, i, high)
+                high += 1
+            else:
+                if i != low:
+                    _move_slot(memo, i, low)
+                low += 1
+    memo.mmask[0] = 2 * live - 1
+
+
+@njit(cache=True, nogil=True)
+def _memo_write(memo, same, k1, k2, flag, value, guess, size, work, d, path, plen, rule, stats):
     """Store an exact value or a lower bound (with the work it took) in slot ``same`` (the
-    entry of the same set, -1 if none), else in an empty slot or over the smallest set of the
-    bucket; entries with more moves than the table records are not stored."""
-    mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule = memo
+    entry of the same set, -1 if none), else in an empty slot of its bucket (the table grown
+    until it has one, while it may grow) or over the bucket's smallest set; entries with more
+    moves than the table records are not stored."""
+    mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule, mmask = memo
     if plen > mpath.shape[1]:
         return
     if same >= 0:
@@ -298,15 +340,20 @@ def _memo_write(memo, mask, same, k1, k2, flag, value, guess, size, work, d, pat
             return
         victim = same
     else:
-        base = _bucket(mask, k1)
-        victim = base
-        for w in range(WAYS):
-            i = base + w
-            if mflag[i] == EMPTY:
-                victim = i
-                break
-            if msize[i] < msize[victim]:
-                victim = i
+        victim = -1
+        while victim < 0:
+            base = _bucket(mmask[0], k1)
+            for w in range(WAYS):
+                if mflag[base + w] == EMPTY:
+                    victim = base + w
+                    break
+            if victim < 0 and mmask[0] < mmask[1]:
+                _memo_grow(memo)
+            elif victim < 0:
+                victim = base
+                for w in range(1, WAYS):
+                    if msize[base + w] < msize[victim]:
+                        victim = base + w
     mk1[victim] = k1
     mk2[victim] = k2
     mval[victim] = value
@@ -342,8 +389,8 @@ def _settle(at, flag, value, guess, shared, work, memo):
     same = _memo_find(memo, params, shared.codes, at.k1, at.k2, work.levels.glob[level], at.lo, n, d,
                       moves.path, plen, moves.rule)
     spent = _spent(stats, at.w0)
-    _memo_write(memo, params[P_MEMO_MASK], same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path,
-                plen, moves.rule, stats)
+    _memo_write(memo, same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path, plen, moves.rule,
+                stats)
     if canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
@@ -351,8 +398,8 @@ def _settle(at, flag, value, guess, shared, work, memo):
                           canon.path[level], plen, moves.rule)
         if guess >= 0:
             guess = image_row(shared.glet, canon, canon.sig[level], guess, params[P_COLOURS])
-        _memo_write(memo, params[P_MEMO_MASK], same, c1, c2, flag, value, guess, n, spent, d,
-                    canon.path[level], plen, moves.rule, stats)
+        _memo_write(memo, same, c1, c2, flag, value, guess, n, spent, d, canon.path[level], plen, moves.rule,
+                    stats)
     return value
 
 
@@ -390,7 +437,6 @@ def memo_preload(memo, params, glet, k1, k2, value, exact, guess, size, work, de
     """Store known entries (from a run store) in a memo; their work is kept negated (-work - 1)
     so that hits on them are counted (``S_STORE_HITS``) and they are told apart from new ones.
     Entry ``i`` was reached by the (sorted) moves ``paths[i, :plen[i]]``."""
-    mask = params[P_MEMO_MASK]
     rule = np.zeros(memo.mrule.shape[1], np.int64)
     scratch = np.zeros(RULE_SCRATCH, np.int64)
     for i in range(k1.shape[0]):
@@ -398,7 +444,7 @@ def memo_preload(memo, params, glet, k1, k2, value, exact, guess, size, work, de
         if rule.shape[0] > 0:
             _combined_rule(params, glet, path, plen[i], rule, scratch)
         same = -1
-        base = _bucket(mask, k1[i])
+        base = _bucket(memo.mmask[0], k1[i])
         for w in range(WAYS):
             j = base + w
             if (memo.mk1[j] == k1[i] and memo.mk2[j] == k2[i] and memo.mflag[j] != EMPTY
@@ -406,7 +452,7 @@ def memo_preload(memo, params, glet, k1, k2, value, exact, guess, size, work, de
                     and _same_moves(memo, j, path, plen[i])):
                 same = j
                 break
-        _memo_write(memo, mask, same, k1[i], k2[i], EXACT if exact[i] else LOWER, value[i], guess[i],
+        _memo_write(memo, same, k1[i], k2[i], EXACT if exact[i] else LOWER, value[i], guess[i],
                     size[i], -work[i] - 1, depth[i], path, plen[i], rule, stats)
 
 
@@ -1173,6 +1219,16 @@ def solve_set(answers, d, beta, guesses, shared, work, memo):
                  shared, work, memo)
 
 
+def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
+    """Return a zeroed array whose memory becomes resident page by page (4 KiB) as it is written:
+    a private anonymous map of its own (numpy asks for 2 MiB pages for a large array, each made
+    resident whole at its first write)."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if nbytes == 0:
+        return np.zeros(shape, dtype)
+    return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE), dtype).reshape(shape)
+
+
 def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: int, levels: int,
                 rule_width: int, sym, canon) -> Scratch:
     """Return a worker's workspace for searches of up to ``levels - 2`` guesses over a matrix of
@@ -1212,12 +1268,12 @@ def with_room(work: Scratch, cells: int, n_answers: int) -> Scratch:
     lv, pairs = work.levels, work.pairs
     levels, g = lv.cmatT.shape[0], lv.cmatT.shape[2]
     if lv.cmat.shape[1] < cells:
-        lv = lv._replace(cmat=np.empty((levels, cells), np.uint8))
+        lv = lv._replace(cmat=paged((levels, cells), np.uint8))
     if lv.cmatT.shape[1] < n_answers:
-        lv = lv._replace(cmatT=np.empty((levels, n_answers, g), np.uint8))
-        pairs = pairs._replace(tmpT=np.empty((n_answers, g), np.uint8))
+        lv = lv._replace(cmatT=paged((levels, n_answers, g), np.uint8))
+        pairs = pairs._replace(tmpT=paged((n_answers, g), np.uint8))
     return work._replace(levels=lv, pairs=pairs)
 
 
 __all__ = ["INF", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
-           "new_scratch", "solve_set", "with_room"]
+           "new_scratch", "paged", "solve_set", "with_room"]

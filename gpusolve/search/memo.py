@@ -151,50 +151,65 @@ def _table_size(entries: int) -> int:
     return max(16, 1 << max(4, entries.bit_length() - 1))
 
 
+START_SLOTS = 1 << 12
+"""The slots a new table uses at first (fewer where its budget is smaller); it doubles them as
+its buckets fill (``kernels.optimal_cpu._memo_grow``), up to its budget."""
+
+
 class MemoTable:
     """One worker thread's memo for the compiled search, over one game, lists, mode and root set
-    (``owner``)."""
+    (``owner``). Its arrays hold ``entries`` slots (rounded down to a power of two), of which it
+    uses the first ``slots``, doubled in the search as entries come (before any would be
+    replaced): the pages of the others never become resident."""
 
     def __init__(self, entries: int, owner: tuple, width: int, rule_width: int) -> None:
         """``width``: the most moves from the root set an entry records (longer ones are not kept);
         ``rule_width``: the length of a combined hard-mode rule (Wordle; else 0)."""
-        from ..kernels.optimal_cpu import Memo
+        from ..kernels.optimal_cpu import Memo, paged
 
         entries = _table_size(entries)
         self.owner = owner
-        self.mask = entries - 1
         self.width = width
         self.memo = Memo(
-            mk1=np.zeros(entries, np.uint64), mk2=np.zeros(entries, np.uint64),
-            mval=np.zeros(entries, np.int64), mguess=np.zeros(entries, np.int32),
-            mflag=np.zeros(entries, np.int8), msize=np.zeros(entries, np.int32),
-            mwork=np.zeros(entries, np.int64),  # negative: known before (preloaded or harvested)
-            mdepth=np.zeros(entries, np.int8), mlen=np.zeros(entries, np.int8),
-            mpath=np.zeros((entries, width), np.int32), mrule=np.zeros((entries, rule_width), np.int8),
+            mk1=paged(entries, np.uint64), mk2=paged(entries, np.uint64),
+            mval=paged(entries, np.int64), mguess=paged(entries, np.int32),
+            mflag=paged(entries, np.int8), msize=paged(entries, np.int32),
+            mwork=paged(entries, np.int64),  # negative: known before (preloaded or harvested)
+            mdepth=paged(entries, np.int8), mlen=paged(entries, np.int8),
+            mpath=paged((entries, width), np.int32), mrule=paged((entries, rule_width), np.int8),
+            mmask=np.array([min(entries, START_SLOTS) - 1, entries - 1], np.int64),
         )
+
+    @property
+    def slots(self) -> int:
+        """Return the slots in use."""
+        return int(self.memo.mmask[0]) + 1
 
     def fits(self, entries: int, owner: tuple, width: int) -> bool:
         """Return whether this table serves a search over ``owner`` with ``entries`` slots."""
-        return self.owner == owner and self.mask == _table_size(entries) - 1 and self.width == width
+        return self.owner == owner and self.memo.mmask[1] == _table_size(entries) - 1 and self.width == width
 
     def preload(self, known: Entries, params: np.ndarray, glet: np.ndarray) -> None:
         """Put known subproblem entries (from a run store, or other tables) in the memo; ``params``
         and ``glet``: the search's (``kernels.optimal_cpu``), which decide how a record is kept."""
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, memo_preload
+        from ..kernels.optimal_cpu import N_STATS, memo_preload
 
         if len(known):
-            params = params.copy()
-            params[P_MEMO_MASK] = self.mask
             memo_preload(self.memo, params, glet, known.k1, known.k2, known.value, known.exact,
                          known.guess, known.size, known.work, known.depth, known.lengths(),
                          np.ascontiguousarray(known.path), np.zeros(N_STATS, np.int64))
 
     def harvest(self) -> Entries:
-        """Return the entries computed since the last harvest; from now on they count as known."""
-        from ..kernels.optimal_cpu import EXACT, memo_harvest
+        """Return the entries computed since the last harvest, in the order of the slots of the
+        table in full use (whatever it uses now); from now on they count as known."""
+        from ..kernels.optimal_cpu import EXACT, WAYS, memo_harvest
 
         m = self.memo
-        i = memo_harvest(m.mflag, m.mwork)
+        live = self.slots
+        i = memo_harvest(m.mflag[:live], m.mwork[:live])
+        # a bucket of the table in full use holds its entries in the same order in the bucket of
+        # the table in use that takes them (kernels.optimal_cpu._memo_grow)
+        i = i[np.argsort((m.mk1[i] & np.uint64(m.mmask[1])) // np.uint64(WAYS), kind="stable")]
         path = m.mpath[i].copy()
         path[np.arange(self.width) >= m.mlen[i][:, None]] = -1
         return Entries(m.mk1[i], m.mk2[i], m.mval[i], m.mflag[i] == EXACT, m.mguess[i], m.msize[i],

@@ -37,7 +37,6 @@ from ..kernels.optimal_cpu import (
     P_COLOURS,
     P_KIND,
     P_LENGTH,
-    P_MEMO_MASK,
     P_MODE,
     P_NPAT,
     P_PATH0,
@@ -134,10 +133,8 @@ class _Workspace:
         g, a = ctx.codes.shape
         levels = ctx.max_guesses + 2
         self.table = memo or MemoTable(memo_entries, ctx.owner, ctx.path_width, ctx.rule_width)
-        params = ctx.params.copy()
-        params[P_MEMO_MASK] = self.table.mask
         self.work = new_scratch(
-            params, g, a, ctx.n_patterns, levels, ctx.rule_width,
+            ctx.params.copy(), g, a, ctx.n_patterns, levels, ctx.rule_width,
             new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
             new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
                       ctx.canon_min))
