@@ -601,7 +601,8 @@ class _Search:
             first = None
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
-                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies)
+                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies,
+                                   hard=ctx.mode == "hard")
             for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
                 if self.stop[0]:
                     raise KeyboardInterrupt
