@@ -177,3 +177,32 @@ def test_hard_first_pass_on_wordle(full_pm):
     normal = first_pass(full_pm, cols, starts, rows, caps, 5)
     assert (hard.totals[:3] <= [8099, 8112, 8121]).all()
     assert (hard.totals > normal.totals).all()
+
+
+class NamedCuda:
+    """A backend that says it is CUDA and offloads everything, and fails on any launch."""
+
+    name = "cuda"
+
+    def offloads(self, answers: int, n_patterns: int) -> bool:
+        return True
+
+    def launch(self, *args) -> None:
+        raise AssertionError("hard mode's first pass launched a GPU kernel")
+
+
+def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
+    """No CUDA twin of the hard-mode kernel: on the CUDA backend it still runs on the CPU."""
+    from gpusolve.search import bounds
+
+    pm = instance("wordle", 5, 12, 30)
+    cols = np.arange(12, dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    cpu = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
+    monkeypatch.setattr(bounds, "_first_pass_cuda", NamedCuda.launch)
+    pm.backend = NamedCuda()
+    on_cuda = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
+    assert on_cuda.totals.tolist() == cpu.totals.tolist() and on_cuda.buckets.tolist() == cpu.buckets.tolist()
+    with pytest.raises(AssertionError, match="launched"):
+        first_pass(pm, cols, rows, rows, caps, 4)  # the normal-mode bound does go to the GPU

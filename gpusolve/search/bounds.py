@@ -53,8 +53,8 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     answers instead (consistent mode); ``hard``: by those of ``rows`` the hard-mode rule allows
     after the start word's reply (hard mode; ``rows`` those allowed before it). With a ``cutoff``,
     a start word's scan stops once its bound reaches it. ``replies``: ``answer_replies(pm,
-    answers, rows)``, when the caller keeps it; ``pair_max`` tunes the kernel
-    (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
+    answers, rows)``, when the caller keeps it; ``pair_max`` tunes the kernels
+    (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result).
     """
     from ..kernels.bounds_cpu import PAIR_MAX, Guesses, start_bounds
 
@@ -82,7 +82,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
 
 
 def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray, starts: np.ndarray,
-                     guesses, left: int, cutoff: int, pair_max: int) -> FirstPass:
+                     guesses: tuple, left: int, cutoff: int, pair_max: int) -> FirstPass:
     """Return the hard-mode first-pass bounds (``kernels.bounds_cpu.hard_bounds_of_start``) of
     the start rows ``starts``, the ``guesses`` (``kernels.bounds_cpu.Guesses``) allowed before them."""
     from ..kernels.bounds_cpu import Words, start_hard_bounds
