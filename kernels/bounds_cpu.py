@@ -317,31 +317,35 @@ def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns,
 
 
 Groups = namedtuple("Groups", "reply size head by_head first order allowed")
-"""The guesses of one start word s by the reply s would get were each the answer: ``reply[j]``
-of the guess of column j, ``size[q]`` how many got reply q, ``head[q]`` the first of them (by
-decreasing cap; -1: none), ``by_head`` the replies by decreasing cap of their head; once
-``_sort_groups`` ran (``first[-1] > 0``), ``order[first[q]:first[q + 1]]`` the guesses of reply q
-by decreasing cap; ``allowed[q]`` whether the rule of the bucket at hand allows them."""
+"""The guesses of one start word s by the reply s would get were each the answer, once
+``_fill_groups`` ran: ``reply[j]`` of the guess of column j, ``size[q]`` how many got reply q,
+``head[q]`` the first of them (by decreasing cap; -1: none), ``by_head`` the replies by
+decreasing cap of their head; once ``_sort_groups`` ran (``first[-1] > 0``),
+``order[first[q]:first[q + 1]]`` the guesses of reply q by decreasing cap; ``allowed[q]``
+whether the rule of the bucket at hand allows them."""
 
 
 @njit(cache=True, nogil=True)
-def _guess_groups(words, s, guesses, n_patterns):
-    """Return the ``Groups`` of start row ``s`` over ``guesses`` (``Guesses``), not yet sorted."""
-    n = guesses.rows.shape[0]
-    reply = np.empty(n, np.int32)
-    size = np.zeros(n_patterns, np.int64)
-    head = np.full(n_patterns, -1, np.int64)
+def _new_groups(n, n_patterns):
+    """Return empty ``Groups`` for ``n`` guesses (``_fill_groups`` fills them)."""
+    return Groups(np.empty(n, np.int32), np.zeros(n_patterns, np.int64), np.full(n_patterns, -1, np.int64),
+                  np.empty(n_patterns, np.int64), np.zeros(n_patterns + 1, np.int64), np.empty(n, np.int64),
+                  np.zeros(n_patterns, np.uint8))
+
+
+@njit(cache=True, nogil=True)
+def _fill_groups(words, s, guesses, groups):
+    """Fill the ``Groups`` of start row ``s`` over ``guesses`` (``Guesses``), not yet sorted."""
     scratch = np.zeros(SCRATCH, np.int64)
-    for i in range(n):
+    for i in range(guesses.rows.shape[0]):
         q = reply_code(words.kind, words.letters, s, words.letters, guesses.rows[i], words.length,
                        words.colours, scratch)
-        reply[guesses.column[i]] = q
-        size[q] += 1
-        if head[q] < 0:
-            head[q] = i
-    caps = np.array([guesses.cap[h] if h >= 0 else -1 for h in head])
-    return Groups(reply, size, head, np.argsort(-caps, kind="mergesort"), np.zeros(n_patterns + 1, np.int64),
-                  np.empty(n, np.int64), np.zeros(n_patterns, np.uint8))
+        groups.reply[guesses.column[i]] = q
+        groups.size[q] += 1
+        if groups.head[q] < 0:
+            groups.head[q] = i
+    caps = np.array([guesses.cap[h] if h >= 0 else -1 for h in groups.head])
+    groups.by_head[:] = np.argsort(-caps, kind="mergesort")
 
 
 @njit(cache=True, nogil=True)
@@ -439,7 +443,8 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
     mark = np.zeros(n_patterns, np.int64)
     found = np.zeros(3, np.int64)
     found[1] = _score_members(codes, answer_rows, perm, first, active, mark, best, split)
-    groups = _guess_groups(words, s, guesses, n_patterns)
+    groups = _new_groups(guesses.rows.shape[0], n_patterns)
+    grouped = False
     scratch = np.zeros(SCRATCH, np.int64)
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
@@ -452,6 +457,9 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
         m = first[p + 1] - first[p]
         if best[p] >= m and (left != 2 or split[p]):
             continue  # no other guess scores more than m
+        if not grouped:  # only once a bucket needs more than its own answers
+            _fill_groups(words, s, guesses, groups)
+            grouped = True
         count = _allow_groups(words, s, p, guesses, groups, scratch)
         if m <= pair_max and count * PAIR_RATIO >= guesses.rows.shape[0] * m:
             k, splits = _pair_scores(tmat, local, first[p], first[p + 1], groups.reply, groups.allowed, seen,
