@@ -12,12 +12,15 @@ import numba
 import numpy as np
 
 from . import __version__
-from .core.backend import CpuBackend, CudaBackend, cuda_status, device_info, get_backend
+from .core.backend import CpuBackend, CudaBackend, cuda_status, device_info
 from .core.games import make_game
 from .core.patterns import PatternMatrix, build_codes
 from .kernels.stats import N_STATS
 
-PACKAGES = ("numpy", "numba", "numba-cuda", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
+PACKAGES = ("numpy", "numba", "numba-cuda", "numba-cuda-mlir", "nvidia-nvvm", "nvidia-cuda-nvcc-cu12",
+            "cupy-cuda13x", "cupy-cuda12x", "cupy-cuda11x", "typer", "rich")
+"""The packages whose versions the report gives (those installed): numba-cuda's NVVM comes from
+nvidia-nvvm (CUDA 13) or nvidia-cuda-nvcc-cu12 (CUDA 12)."""
 
 
 def versions() -> dict[str, str]:
@@ -43,7 +46,7 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
     usable, reason = cuda_status()
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     report = {
-        "auto_backend": get_backend("auto").name,
+        "auto_backend": "cuda" if usable else "cpu",
         "reason": reason,
         "device": device_info(),
         "threads": numba.get_num_threads(),
@@ -100,7 +103,7 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
                                  "ok": same, "detail": "identical" if same else "differs"})
     else:
         report["checks"].append({"name": "GPU vs CPU equivalence", "ok": None,
-                                 "detail": f"skipped: {reason}"})
+                                 "detail": reason})
     report["ok"] = all(c["ok"] is not False for c in report["checks"])
     return report
 
@@ -108,8 +111,7 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
 def first_pass_bounds(pm: PatternMatrix) -> tuple[np.ndarray, np.ndarray]:
     """Return the first-pass (totals, bucket bounds) of 64 start words spread over the guesses
     over every answer, with 5 guesses to go after them, on ``pm``'s backend."""
-    from .search.bounds import first_pass, guess_caps
-    from .search.optimal import guess_table
+    from .search.bounds import first_pass, guess_caps, guess_table
 
     answers = np.arange(pm.shape[1], dtype=np.int32)
     rows = np.arange(pm.shape[0], dtype=np.int32)

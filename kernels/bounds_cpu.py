@@ -42,9 +42,9 @@ import numpy as np
 from numba import njit, prange
 
 from . import levels, replies
+from .config import INF
 from .hardmode import SCRATCH
 from .hardmode_cpu import hard_rule, rule_allows
-from .levels import INF
 
 level_bound = njit(cache=True, nogil=True)(levels.level_bound)
 reply_code = njit(nogil=True, inline="always")(replies.reply_code)

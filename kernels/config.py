@@ -1,4 +1,10 @@
-"""Tunables shared by the kernels: launch geometry and fixed-point scales."""
+"""Tunables shared by the kernels: launch geometry and fixed-point scales, and the searches'
+infinite cost. Plain constants: importing this module imports no numba (the command line reads
+it at start-up)."""
+
+INF = 1 << 40
+"""The cost of a set no strategy finishes within its guesses (the searches' infinity): far above
+any total (at most answers x guesses), far below int64's limit, so sums of a few stay exact."""
 
 THREADS_PER_BLOCK = 128
 """CUDA threads per block for one-dimensional launches."""
@@ -22,6 +28,12 @@ GPU_MIN_ANSWERS = 256
 """The CUDA backend launches the reply-histogram kernel only when the answer sets of a call
 hold at least this many answers in all; smaller calls run its CPU twin (the same numbers)."""
 
+GPU_START_CELLS = 1 << 31
+"""Until something has run on the GPU in a process, only a call reading at least this many
+reply cells starts it (the CUDA context, CuPy and the kernels' loading cost about a second,
+what the CPU twins do with some 10**9 to 10**10 cells on all cores): ``auto`` is then never
+slower than the CPU alone for commands whose GPU work is small (``rank``: 3 * 10**7 cells)."""
+
 PRESET_GPU_THREADS = 16384
 """GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
 one pass over the answers (about (8 + 4 * guesses left) bytes per answer)."""
@@ -33,6 +45,14 @@ in Python; smaller sets stay in the compiled recursion."""
 
 BOUNDS_GPU_BLOCKS = 4096
 """Most blocks of a first-pass launch (one start word each, grid-stride beyond)."""
+
+FIRST_PASS_GPU_MIN_STARTS = 256
+"""The CUDA backend computes first-pass bounds on the GPU for at least this many start words at
+once (a block each: fewer leave most of the device idle); fewer run on the CPU."""
+
+SECOND_PASS_GPU_MIN_UNITS = 64
+"""The CUDA backend computes second-pass bounds on the GPU for at least this many buckets at
+once (a block each); fewer run on the CPU."""
 
 CANON_MIN_SET = 16
 """Sets of at least this many answers are looked up (and stored) in the memo of an exact search

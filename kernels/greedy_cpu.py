@@ -42,6 +42,8 @@ from .squares_cpu import node_parts, squares_bounds
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 SUM, KMAX, SEED_EXPECTATION, SEED_ENTROPY = 0, 1, 2, 3
 BIG = np.int64(1) << 62
+"""A key no guess reaches (greedy keys are fixed-point sums, ``2**FIXED_POINT_BITS`` a unit: far
+above ``INF``, which is a count of guesses)."""
 NO_BOUNDS = np.zeros(0, np.int64)
 
 

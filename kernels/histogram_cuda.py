@@ -9,11 +9,8 @@ atomic max of size * 2**16 + (2**16 - 1 - reply), which prefers the lowest reply
 and the metrics launch it through the backend (``gpusolve.core.backend``).
 """
 
-from numba import cuda
-from numba import int32 as numba_int32
-from numba import int64 as numba_int64
-
 from .config import MAX_PATTERNS
+from .gpu import cuda, int32, int64
 from .stats import (
     BRANCHES,
     KEPT,
@@ -30,11 +27,11 @@ from .stats import (
 _LOW = 65535
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out):
     """Fill ``out[s, i, c]`` with statistic ``columns[c]`` of guess ``rows[i]`` over set s."""
-    hist = cuda.shared.array(MAX_PATTERNS, dtype=numba_int32)
-    acc = cuda.shared.array(N_STATS, dtype=numba_int64)
+    hist = cuda.shared.array(MAX_PATTERNS, dtype=int32)
+    acc = cuda.shared.array(N_STATS, dtype=int64)
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     nr = rows.shape[0]
@@ -52,7 +49,7 @@ def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, c
             cuda.atomic.add(hist, codes[row, flat[q]], 1)
         cuda.syncthreads()
         for p in range(tid, n_patterns, step):
-            h = numba_int64(hist[p])
+            h = int64(hist[p])
             if h:
                 cuda.atomic.max(acc, MAX, h)
                 cuda.atomic.add(acc, SUM_SQUARES, h * h)

@@ -20,8 +20,7 @@ Plain Python that numba compiles for both targets (``kernels.bounds_cpu``,
 ``kernels.bounds_cuda``), like ``kernels.replies``.
 """
 
-INF = 1 << 40
-"""A set no strategy finishes in time (the searches' ``INF``)."""
+from .config import INF
 
 
 def level_bound(m, left, k, roots):

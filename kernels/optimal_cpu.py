@@ -95,8 +95,7 @@ Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpa
 proves a slot's set: its depth, its moves from the root set (``mpath[i, :mlen[i]]``, sorted) and
 in Wordle's hard mode their combined rule (``mrule[i]``; no columns otherwise)."""
 
-INF = 1 << 40
-"""Value of an infeasible set (no strategy finds every answer in time)."""
+from .config import INF  # noqa: E402  (the value of an infeasible set)
 
 NORMAL, HARD, CONSISTENT = 0, 1, 2
 

@@ -4,20 +4,18 @@ Grid-stride loops throughout, so any launch geometry gives the same result; the 
 itself comes from ``kernels.config``.
 """
 
-from numba import cuda
-from numba import int32 as numba_int32
-
+from .gpu import cuda, int32
 from .replies import SCRATCH
 from .replies import reply_code as _reply_code
 
 reply_code = cuda.jit(device=True, inline=True)(_reply_code)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def fill_pattern_matrix(kind, guesses, answers, colours, out):
     """Fill ``out[g, a]`` with the reply code of every guess row against every answer row."""
     length = guesses.shape[1]
-    counts = cuda.local.array(SCRATCH, dtype=numba_int32)
+    counts = cuda.local.array(SCRATCH, dtype=int32)
     for c in range(SCRATCH):
         counts[c] = 0
     g0, a0 = cuda.grid(2)

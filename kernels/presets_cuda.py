@@ -7,18 +7,17 @@ and its largest bin. The rule is ``preset_bounds.set_bounds_of``, shared with th
 the scratch arrays ``keys``, ``buf`` and ``seen`` (one row per thread of the grid).
 """
 
-from numba import cuda
-from numba import int64 as numba_int64
-
 from . import preset_bounds
+from .gpu import cuda, int64
+from .preset_bounds import MAX_LEVELS
 
 set_bounds_of = cuda.jit(device=True)(preset_bounds.set_bounds_of)
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def set_bounds(codes, square, sets, answer_rows, n_patterns, more, keys, buf, seen, bounds, wins, biggest):
     """Fill ``bounds[s]``, ``wins[s]`` (1 or 0) and ``biggest[s]`` for every preset set ``sets[s]``."""
-    frames = cuda.local.array((preset_bounds.MAX_LEVELS, 6), dtype=numba_int64)
+    frames = cuda.local.array((MAX_LEVELS, 6), dtype=int64)  # module-level names only
     t = cuda.grid(1)
     if t >= keys.shape[0]:
         return

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -13,15 +15,49 @@ SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip ``cuda`` tests unless a GPU is present or the CUDA simulator is on."""
-    from numba import cuda
+    """Skip ``cuda`` tests unless a GPU is present or the CUDA simulator is on, and ``ptx`` tests
+    (a minute of compiling) unless asked for by ``-m``."""
+    from gpusolve.kernels.gpu import cuda
 
-    if SIMULATED or cuda.is_available():
-        return
-    skip = pytest.mark.skip(reason="no GPU; run again with NUMBA_ENABLE_CUDASIM=1")
+    skips = {}
+    if not (SIMULATED or cuda.is_available()):
+        skips["cuda"] = pytest.mark.skip(reason="no GPU; run again with NUMBA_ENABLE_CUDASIM=1")
+    if "ptx" not in (config.option.markexpr or ""):
+        skips["ptx"] = pytest.mark.skip(reason="compiles every launched CUDA kernel: run pytest -m ptx")
     for item in items:
-        if "cuda" in item.keywords:
-            item.add_marker(skip)
+        for mark in skips.keys() & item.keywords.keys():
+            item.add_marker(skips[mark])
+
+
+LAUNCHES = Path(__file__).resolve().parent / "data" / "cuda_launches.json"
+"""The argument types of every CUDA kernel launch of the tests (``tests/test_ptx.py`` compiles
+each): written by ``NUMBA_ENABLE_CUDASIM=1 GPUSOLVE_RECORD_LAUNCHES=PATH pytest -m cuda``."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _record_launches():
+    """With $GPUSOLVE_RECORD_LAUNCHES under the simulator, write there (as JSON) the argument
+    types of every kernel launch through the CUDA backend: {kernel: [signature, ...]}."""
+    path = os.environ.get("GPUSOLVE_RECORD_LAUNCHES")
+    if not (path and SIMULATED):
+        yield
+        return
+    from gpusolve.kernels.gpu import kernel_name, signature_text
+
+    from gpusolve.core.backend import CudaBackend
+
+    seen: dict[str, set] = {}
+    launch = CudaBackend.launch
+
+    def recording(self, kernel, blocks, *args, threads=None):
+        seen.setdefault(kernel_name(kernel), set()).add(signature_text(args))
+        launch(self, kernel, blocks, *args, threads=threads)
+
+    CudaBackend.launch = recording
+    yield
+    CudaBackend.launch = launch
+    record = {name: sorted(sigs) for name, sigs in sorted(seen.items())}
+    Path(path).write_text(json.dumps(record, indent=1) + "\n")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -58,8 +94,6 @@ then beside the checkout in ``../shared/data/``."""
 @pytest.fixture(scope="session")
 def dated_answers():
     """Return the path of the dated answer list, or skip the test saying where to put it."""
-    from pathlib import Path
-
     for path in (os.environ.get("GPUSOLVE_DATED_ANSWERS"),
                  Path(__file__).resolve().parent.parent.parent / "shared" / "data" / DATED):
         if path and Path(path).is_file():

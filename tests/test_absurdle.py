@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
+from wordfiles import FAMILY
 
 from gpusolve.cli import app
 from gpusolve.core.patterns import PatternMatrix
@@ -239,8 +240,8 @@ def test_absurdle_sgb_line_and_three_refuted(wordle):
 
 def test_cli_absurdle():
     runner = CliRunner()
-    words = "--answers", "tests/data/family.txt"
-    r = runner.invoke(app, ["absurdle", "--guesses", "tests/data/family.txt", *words, "--json"])
+    words = "--answers", FAMILY
+    r = runner.invoke(app, ["absurdle", "--guesses", FAMILY, *words, "--json"])
     assert r.exit_code == 0 and '"worst"' in r.output
 
 

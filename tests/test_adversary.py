@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import sub_matrix, tiny, tiny_pm
 from typer.testing import CliRunner
+from wordfiles import FAMILY
 
 from gpusolve.cli import app
 from gpusolve.core.patterns import PatternMatrix
@@ -88,7 +89,7 @@ def test_hard_mode_refused(small_pm):
 
 def test_cli_worst_case():
     runner = CliRunner()
-    words = "--answers", "tests/data/family.txt"
+    words = "--answers", FAMILY
     r = runner.invoke(app, ["worst-case", *words, "--guesses", "answers"])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["worst-case", "--mode", "hard", *words])
@@ -140,16 +141,16 @@ def test_policies_splits_and_prune(small_pm):
 
 def test_cli_evil_and_antiwordle(tmp_path):
     runner = CliRunner()
-    family = "tests/data/family.txt"
+    family = FAMILY
     r = runner.invoke(app, ["evil", "--guesses", family, "--answers", family, "--json"])
     assert r.exit_code == 0 and '"reply": "GGGGG"' in r.output
     r = runner.invoke(app, ["evil", "--tree", str(tmp_path / "missing.json")])
     assert r.exit_code == 2 and r.output.startswith("error: ")
     r = runner.invoke(app, ["antiwordle", "--guesses", "answers"])
-    assert r.exit_code == 0 and 'first guess: "FUZZY"' in r.output
+    assert r.exit_code == 0 and 'first guess: FUZZY' in r.output
 
 
 def test_min_depth_gives_an_upper_bound():
-    r = CliRunner().invoke(app, ["worst-case", "--answers", "tests/data/family.txt", "--min-depth", "4",
+    r = CliRunner().invoke(app, ["worst-case", "--answers", FAMILY, "--min-depth", "4",
                                  "--json"])
     assert r.exit_code == 0 and '"proven": false' in r.output and '"worst": 3' in r.output

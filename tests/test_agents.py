@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import sub_matrix
 from typer.testing import CliRunner
+from wordfiles import FAMILY
 
 from gpusolve.cli import app
 from gpusolve.core.games import make_game
@@ -141,7 +142,7 @@ def test_agent_rejects_bad_input(full_pm):
         Agent(full_pm, "maxfun")
     with pytest.raises(GpusolveError, match="choose normal or hard"):
         Agent(full_pm, "maxinfo", "consistent")
-    jotto = pattern_matrix(make_game("jotto"), "tests/data/family.txt", "tests/data/family.txt", "cpu")
+    jotto = pattern_matrix(make_game("jotto"), FAMILY, FAMILY, "cpu")
     with pytest.raises(GpusolveError, match="Wordle only"):
         Agent(jotto, "maxinfo")
 
@@ -150,8 +151,8 @@ def test_cli_seed_004_errors():
     runner = CliRunner()
     for args in (["--rules", "nope"], ["--start", "SALET"], ["--rules", "seed-004", "--modes", "consistent"],
                  ["--rules", "seed-004", "--search-start", "0"]):
-        r = runner.invoke(app, ["policies", "--guesses", "tests/data/family.txt", "--answers",
-                                "tests/data/family.txt", *args])
+        r = runner.invoke(app, ["policies", "--guesses", FAMILY, "--answers",
+                                FAMILY, *args])
         assert r.exit_code == 2 and r.output.startswith("error: "), args
 
 

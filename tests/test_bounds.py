@@ -15,8 +15,8 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
 from gpusolve.search.bounds import INF as BOUND_INF
-from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound, size_bound
-from gpusolve.search.optimal import Options, Question, guess_table, solve
+from gpusolve.search.bounds import first_pass, guess_caps, guess_table, reference_bucket_bound, size_bound
+from gpusolve.search.optimal import Options, Question, solve
 
 
 def node_values(pm, mode: str, max_guesses: int) -> dict:

@@ -15,7 +15,7 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import BLACK_PEGS, MASTERMIND, make_game, mastermind_reply
 from gpusolve.core.history import parse_history
 from gpusolve.core.patterns import build_codes, pattern_matrix
-from gpusolve.core.trees import from_json, to_json
+from gpusolve.core.treefiles import from_json, to_json
 from gpusolve.runs.units import make_job
 
 

@@ -30,9 +30,12 @@ GAMES = [
 
 @pytest.fixture(autouse=True)
 def _small_blocks(monkeypatch):
-    """Blocks of 4 threads (grid-stride loops run several rounds) and few preset threads."""
+    """Blocks of 4 threads (grid-stride loops run several rounds), few preset threads, and the
+    first and second passes of the few start words of small games on the GPU."""
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(config, "PRESET_GPU_THREADS", 4)
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    monkeypatch.setattr(config, "SECOND_PASS_GPU_MIN_UNITS", 1)
 
 
 class Launches(CudaBackend):
@@ -102,7 +105,7 @@ def _worst_case_stats(pm):
 
 
 def _optimal_guess_table(pm):
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import guess_table
 
     return guess_table(pm, np.arange(pm.shape[1], dtype=np.int32), np.arange(pm.shape[0], dtype=np.int32))
 
@@ -175,8 +178,7 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
     kernel's exact partition bounds with 1, 2 and 4 guesses left."""
     from test_optimal import random_instance
 
-    from gpusolve.search.bounds import first_pass, guess_caps
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table
 
     pm = random_instance(kind, 11, 24, 40)
     answers = np.arange(24, dtype=np.int32)
@@ -199,8 +201,7 @@ def test_first_pass_bounds_cuda_equal_cpu_where_the_level_bound_binds(monkeypatc
     from test_optimal import small_matrix
 
     from gpusolve.core.games import make_game
-    from gpusolve.search.bounds import first_pass, guess_caps, reference_bucket_bound
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table, reference_bucket_bound
 
     game = make_game("mastermind", 4, 4, black_only=True)
     codes = game.word_lists(None, None)[0]

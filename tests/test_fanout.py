@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 
-import distributed
 import pytest
 from typer.testing import CliRunner
 from wordfiles import small_lists
@@ -24,6 +23,8 @@ from gpusolve.core.patterns import pattern_matrix
 from gpusolve.runs.fanout import batches, default_batch
 from gpusolve.runs.runstore import DATABASE
 from gpusolve.runs.startrank import rank_exact, rank_trees
+
+distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")

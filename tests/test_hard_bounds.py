@@ -184,7 +184,7 @@ class NamedCuda:
 
     name = "cuda"
 
-    def offloads(self, answers: int, n_patterns: int) -> bool:
+    def offloads(self, *sizes: int) -> bool:
         return True
 
     def launch(self, *args) -> None:
@@ -193,8 +193,10 @@ class NamedCuda:
 
 def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
     """No CUDA twin of the hard-mode kernel: on the CUDA backend it still runs on the CPU."""
+    from gpusolve.kernels import config
     from gpusolve.search import bounds
 
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
     pm = instance("wordle", 5, 12, 30)
     cols = np.arange(12, dtype=np.int32)
     rows = np.arange(len(pm.guesses), dtype=np.int32)

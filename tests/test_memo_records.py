@@ -16,15 +16,16 @@ from test_optimal import INF, brute_force, random_instance, small_matrix
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
-from gpusolve.search.optimal import MemoTable, Options, Question, solve
+from gpusolve.search.memo import MemoPool
+from gpusolve.search.optimal import Options, Question, solve
 
 
-def _value(pm, mode, max_guesses, moves=(), start=None, tables=None, known=None, keep=0):
+def _value(pm, mode, max_guesses, moves=(), start=None, memos=None, known=None, keep=0):
     """Return (least total or INF, the result) of a position, searched with one worker."""
     try:
         result = solve(pm, Question(start=start, moves=tuple(moves), mode=mode, max_guesses=max_guesses,
                                     tree=False),
-                       Options(workers=1, memo_mb=1, tables=tables, known=known, keep_subproblems=keep,
+                       Options(workers=1, memo_mb=1, memos=memos, known=known, keep_subproblems=keep,
                                min_work=0))
     except GpusolveError as e:
         assert "no strategy finds every answer within" in str(e)
@@ -72,7 +73,7 @@ def _positions(pm, rng, count):
 def test_every_lookup_a_collision_changes_no_value_at_any_node(kind, mode, seed, max_guesses):
     pm = random_instance(kind, seed, 9 if mode == "hard" else 11, 18)
     rng = random.Random(seed)
-    tables: list[MemoTable] = []  # one memo for every position: entries meet sets of other paths
+    memos = MemoPool()  # one memo for every position: entries meet sets of other paths
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(optimal, "COLLIDE", True)
         for moves in _positions(pm, rng, 6):
@@ -82,7 +83,7 @@ def test_every_lookup_a_collision_changes_no_value_at_any_node(kind, mode, seed,
             if mode == "consistent" and any(
                     any(pm.game.reply(h, g) != q for h, q in moves[:i]) for i, (g, _) in enumerate(moves)):
                 continue
-            got, _ = _value(pm, mode, max_guesses, moves, tables=tables)
+            got, _ = _value(pm, mode, max_guesses, moves, memos=memos)
             assert got == _oracle(pm, mode, max_guesses, moves), moves
 
 
@@ -104,10 +105,10 @@ def test_every_lookup_a_collision_changes_no_value_on_larger_games(kind, mode, s
         positions = [m for m in positions
                      if all(hard_mode_allows(pm.game, g, list(m[:i])) for i, (g, _) in enumerate(m))]
     plain = [_value(pm, mode, 5, m)[0] for m in positions]
-    tables: list[MemoTable] = []
+    memos = MemoPool()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(optimal, "COLLIDE", True)
-        assert [_value(pm, mode, 5, m, tables=tables)[0] for m in positions] == plain
+        assert [_value(pm, mode, 5, m, memos=memos)[0] for m in positions] == plain
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])

@@ -14,11 +14,12 @@ from typer.testing import CliRunner
 
 import gpusolve.cli
 from gpusolve.core.backend import CpuBackend
-from gpusolve.core.errors import GpusolveError
+from gpusolve.core.errors import GpusolveError, Infeasible
 from gpusolve.core.games import jotto_allowable, make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.core.patterns import PatternMatrix, pattern_matrix
-from gpusolve.core.trees import Node, load_tree, scores
+from gpusolve.core.treefiles import load_tree
+from gpusolve.core.trees import Node, scores
 from gpusolve.core.verify import verify_tree
 from gpusolve.core.words import read_words
 from gpusolve.search.optimal import Options, Question, solve
@@ -194,6 +195,17 @@ def test_infeasible_depth_is_an_error():
         solve(pm, Question(max_guesses=2, mode="consistent"))
 
 
+def test_infeasible_is_told_apart_by_its_class_not_its_message():
+    """Callers that expect impossibility (rankings, proofs) catch ``Infeasible``; other errors
+    (here a bad start word) are not of that class."""
+    pm = random_instance("jotto", 5, 12, 20)
+    with pytest.raises(Infeasible):
+        solve(pm, Question(max_guesses=1))
+    with pytest.raises(GpusolveError) as bad:
+        solve(pm, Question(start="QQQQQ"))
+    assert not isinstance(bad.value, Infeasible)
+
+
 def test_cutoff_answers_at_least():
     pm = random_instance("wordle", 11, 12, 30)
     best = solve(pm, Question(max_guesses=5)).total
@@ -299,13 +311,14 @@ def test_cli_errors(args, message):
 )
 def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode, seed, depth):
     """The kernel's contract for every beta: exact below it, a true lower bound at or above it."""
+    from gpusolve.kernels.config import INF as big
+
     from gpusolve.search.optimal import _Context, _Workspace
 
     pm = random_instance(kind, seed, 12, 24)
     ctx = _Context(pm, mode, 6)
     rng = random.Random(seed)
     stop = np.zeros(1, np.int64)
-    big = 1 << 40
     for size in (3, 4, 6, 12):
         cols = sorted(rng.sample(range(len(pm.answers)), size))
         sub = small_matrix(pm.game, pm.guesses, [pm.answers[i] for i in cols])
@@ -325,7 +338,7 @@ def test_every_cutoff_gives_exact_values_below_and_true_bounds_above(kind, mode,
 
 
 def test_guess_table_matches_brute_force():
-    from gpusolve.search.optimal import guess_table
+    from gpusolve.search.bounds import guess_table
 
     pm = random_instance("wordle", 3, 20, 40)
     got = guess_table(pm, np.arange(20, dtype=np.int32), np.arange(40, dtype=np.int32))

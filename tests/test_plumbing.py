@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 from typer.testing import CliRunner
+from wordfiles import FAMILY as FAMILY_FILE
 
 from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
@@ -17,7 +18,7 @@ from gpusolve.search.plumbing import Budget, Progress, answer_columns
 from gpusolve.search.presets import search_presets
 from gpusolve.search.worstcase import worst_case
 
-FAMILY = ["--answers", "tests/data/family.txt"]
+FAMILY = ["--answers", FAMILY_FILE]
 WORST = ["optimal-tree", "--objective", "worst-case", "--json", *FAMILY]
 
 

@@ -20,7 +20,13 @@ from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
-from gpusolve.runs.proof import FIRST_PASS_PHASE, SEARCH_PHASE, prove_best_start
+from gpusolve.runs.proof import (
+    FIRST_PASS_PHASE,
+    SEARCH_PHASE,
+    SECOND_PASS_PHASE,
+    SEED_PHASE,
+    prove_best_start,
+)
 from gpusolve.runs.runstore import DATABASE
 from gpusolve.search.optimal import Options, Question, solve
 from gpusolve.search.plumbing import Progress
@@ -42,12 +48,13 @@ def exact_totals(pm, mode: str, max_guesses: int) -> dict[str, float]:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
        mode=st.sampled_from(["normal", "hard", "consistent"]), seed=st.integers(0, 10**6),
-       keep=st.integers(1, 3), workers=st.integers(1, 2))
-def test_the_proof_finds_exactly_the_best_start_words(tmp_path_factory, kind, mode, seed, keep, workers):
+       keep=st.integers(1, 3), workers=st.integers(1, 2), second=st.booleans())
+def test_the_proof_finds_exactly_the_best_start_words(tmp_path_factory, kind, mode, seed, keep, workers,
+                                                      second):
     pm = random_instance(kind, seed, 14, 26)
     truth = exact_totals(pm, mode, 4)
     proof = prove_best_start(pm, mode=mode, max_guesses=4, keep=keep, workers=workers,
-                             run_dir=tmp_path_factory.mktemp("proof"))
+                             run_dir=tmp_path_factory.mktemp("proof"), second_pass=second)
     assert proof.complete
     finite = sorted(v for v in truth.values() if v != float("inf"))
     if not finite:
@@ -59,7 +66,8 @@ def test_the_proof_finds_exactly_the_best_start_words(tmp_path_factory, kind, mo
     # the keep best totals (and every start word tied with them) are all found exactly
     kth = finite[min(keep, len(finite)) - 1]
     assert {w for w, t in truth.items() if t <= kth} <= set(proof.exact)
-    assert proof.by_first_pass + proof.by_search == len(truth)
+    assert proof.by_first_pass + proof.by_second_pass + proof.by_search == len(truth)
+    assert proof.by_second_pass == 0 or (second and mode != "hard")
 
 
 def test_a_cutoff_proves_nothing_is_below_it(tmp_path):
@@ -71,10 +79,22 @@ def test_a_cutoff_proves_nothing_is_below_it(tmp_path):
     assert proof.best[0][1] == best
 
 
+def test_the_second_pass_settles_start_words_the_first_pass_leaves(tmp_path):
+    """Jotto over 40 answers: the second pass refutes start words the first pass could not, and
+    the proof's result is the same with it as without it."""
+    pm = random_instance("jotto", 7, 40, 60)
+    without = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "a", workers=1, second_pass=False)
+    proof = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "b", workers=1, second_pass=True)
+    assert proof.by_second_pass > 0 and proof.by_search < without.by_search
+    assert proof.best == without.best and proof.exact.items() <= without.exact.items()
+    assert f"{proof.by_second_pass:,} by second-pass bound" in proof.statement()
+    assert set(proof.phases) == {"seed", "first_pass", "second_pass", "search"}
+
+
 def test_an_interrupted_proof_resumes_where_it_stopped(tmp_path):
     pm = random_instance("mastermind", 3, 30, 64)
     straight = prove_best_start(pm, max_guesses=4, run_dir=tmp_path / "straight", workers=1, keep=2)
-    for phase in (FIRST_PASS_PHASE, SEARCH_PHASE):
+    for phase in (SEED_PHASE, FIRST_PASS_PHASE, SECOND_PASS_PHASE, SEARCH_PHASE):
         run = tmp_path / phase.replace(" ", "-")
         events = []
 
@@ -84,9 +104,10 @@ def test_an_interrupted_proof_resumes_where_it_stopped(tmp_path):
             if event.phase == phase and len(events) >= 2:
                 raise KeyboardInterrupt
 
-        cut = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2, progress=stop_soon)
+        cut = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2, progress=stop_soon,
+                               second_pass=True)
         assert not cut.complete and "run the same command again to resume" in cut.statement()
-        again = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2)
+        again = prove_best_start(pm, max_guesses=4, run_dir=run, workers=1, keep=2, second_pass=True)
         assert again.complete and again.best == straight.best and again.exact == straight.exact
         assert again.searched_now < straight.searched_now or phase == FIRST_PASS_PHASE
 
@@ -175,3 +196,25 @@ def test_a_proof_of_few_classes_shares_its_threads_and_leaves_its_memo_to_the_tr
     fresh = solve(pm, Question(start=word, max_guesses=6), Options(memo_mb=options.memo_mb, workers=2))
     assert again.total == fresh.total == total
     assert again.nodes < fresh.nodes
+
+
+@pytest.mark.cuda
+def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch):
+    """Every GPU step of the proof (first pass in GPU batches, second pass) on a small game, the
+    thresholds lowered so that they run there: the same statement as on the CPU."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    from gpusolve.runs import proof
+
+    for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS", "THREADS_PER_BLOCK"):
+        monkeypatch.setattr(config, name, 4)
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)
+    monkeypatch.setattr(proof, "GPU_PASS_UNITS", 16)
+    pm = random_instance("jotto", 7, 24, 32)
+    cpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "cpu", workers=1, second_pass=True)
+    pm.backend = Launches()
+    gpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "gpu", workers=1)
+    assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
+    assert gpu.by_second_pass == cpu.by_second_pass > 0
+    assert pm.backend.launched["start_bounds"] >= 2 and pm.backend.launched["second_pass"] >= 1

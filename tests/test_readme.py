@@ -66,3 +66,5 @@ def test_readme_headline_output():
     proven = shown[3].split(";")[0]
     assert proven == "proven: yes, the least total after the first guess SALET (given, not chosen)"
     assert lines[3].startswith(proven + ";")
+    nodes = shown[3].split(";")[1]
+    assert lines[3].split(";")[1] == nodes, "the README's node count is not what the search visits"

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gpusolve.kernels.config import INF as INFINITE
 from typer.testing import CliRunner
 from wordfiles import small_lists
 
@@ -21,8 +22,8 @@ from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
 from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
 from gpusolve.runs.startrank import proof_statement, rank_exact, rank_trees
-from gpusolve.runs.subproblems import Entries
-from gpusolve.runs.units import INFINITE, Subproblems, make_job, reference_value
+from gpusolve.runs.units import Subproblems, make_job, reference_value
+from gpusolve.search.memo import Entries
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,10 @@ from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
 from gpusolve.runs.runstore import DATABASE, FAULT, RunStore
 from gpusolve.runs.startrank import rank_exact
-from gpusolve.runs.subproblems import Entries, Subproblems
+from gpusolve.runs.subproblems import Subproblems
 from gpusolve.runs.units import make_job
-from gpusolve.search.optimal import MemoTable, Options, Question, solve
+from gpusolve.search.memo import Entries, MemoPool
+from gpusolve.search.optimal import Options, Question, solve
 
 
 @pytest.fixture(scope="module")
@@ -61,13 +62,13 @@ def test_memo_table_preload_and_harvest(anagrams):
     _, pm = anagrams
     first = solve(pm, Question(start="SLATE"), Options(keep_subproblems=10_000, workers=1))
     assert len(first.subproblems) > 0 and first.counters["store_hits"] == 0
-    tables: list[MemoTable] = []
-    again = solve(pm, Question(start="SLATE"), Options(known=first.subproblems, tables=tables,
+    memos = MemoPool()
+    again = solve(pm, Question(start="SLATE"), Options(known=first.subproblems, memos=memos,
                                                        keep_subproblems=10_000, workers=1))
     assert again.counters["store_hits"] > 0 and again.nodes < first.nodes
     assert len(again.subproblems) == 0  # nothing new: everything was known
     assert (again.total, again.tree) == (first.total, first.tree)
-    other = solve(pm, Question(start="LEAST"), Options(tables=tables, keep_subproblems=10_000, workers=1))
+    other = solve(pm, Question(start="LEAST"), Options(memos=memos, keep_subproblems=10_000, workers=1))
     assert other.counters["store_hits"] > 0  # the tables kept what the first searches knew
     fresh = solve(pm, Question(start="LEAST"), Options(workers=1))
     assert (other.total, other.tree, other.histogram) == (fresh.total, fresh.tree, fresh.histogram)

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from gpusolve.cli import app
 from gpusolve.core.games import make_game
 from gpusolve.core.patterns import pattern_matrix
-from gpusolve.core.trees import Node, load_tree, save_tree, scores, summarize, to_json
+from gpusolve.core.treefiles import load_tree, save_tree, to_json
+from gpusolve.core.trees import Node, scores, summarize
 from gpusolve.search.greedy import greedy_tree
 from gpusolve.view.html import page_tree, tree_page
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
-from gpusolve.core.trees import load_tree, save_tree, tree_format
+from gpusolve.core.treefiles import load_tree, save_tree, tree_format
 from gpusolve.core.treetext import from_text, to_text
 from gpusolve.core.verify import verify_tree
 from gpusolve.search.greedy import greedy_tree

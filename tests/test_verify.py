@@ -12,7 +12,8 @@ from gpusolve.cli import app
 from gpusolve.core.games import make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.core.patterns import pattern_matrix
-from gpusolve.core.trees import Node, load_tree, save_tree
+from gpusolve.core.treefiles import load_tree, save_tree
+from gpusolve.core.trees import Node
 from gpusolve.core.verify import verify_tree
 from gpusolve.search.greedy import greedy_tree
 
@@ -136,7 +137,7 @@ def test_tree_command_json_out_and_verify(tmp_path):
     assert (summary["first_guess"], round(summary["mean"], 2), summary["worst"]) == ("RAISE", 3.52, 6)
     assert plot.read_bytes()[:4] == b"\x89PNG"
     code, stdout, _ = run("verify", out)
-    assert code == 0 and 'first guess: "RAISE"' in stdout
+    assert code == 0 and 'first guess: RAISE' in stdout
     code, stdout, _ = run("verify", out, "--json")
     assert json.loads(stdout)["valid"] is True
 

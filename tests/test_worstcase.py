@@ -16,6 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from tinygames import tiny_pm
 from typer.testing import CliRunner
+from wordfiles import FAMILY
 
 from gpusolve.cli import app
 from gpusolve.core.backend import CpuBackend, CudaBackend
@@ -238,7 +239,7 @@ def test_cli_tree_file_passes_verify(tmp_path):
     """The tree written with the default guess list names a real list, so verify can read it."""
     runner = CliRunner()
     out = str(tmp_path / "tree.json")
-    r = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", "--answers", "tests/data/family.txt",
+    r = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", "--answers", FAMILY,
                             "--out", out, "--json"])
     assert r.exit_code == 0, r.output
     depth = json.loads(r.output)["worst"]
@@ -269,7 +270,7 @@ def test_cli_worst_case_backend_cuda_equals_cpu(monkeypatch, tmp_path):
     runner = CliRunner()
     out = {}
     for backend in ("cpu", "cuda"):
-        family = "tests/data/family.txt"
+        family = FAMILY
         r = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", "--guesses", family,
                                 "--answers", family, "--max-guesses", "10", "--backend", backend, "--json",
                                 "--out", str(tmp_path / f"{backend}.json")])

@@ -7,6 +7,9 @@ from string import ascii_uppercase
 
 from gpusolve.core.words import read_words
 
+FAMILY = str(Path(__file__).parent / "data" / "family.txt")
+"""15 answers BATCH ... WIGHT (tests/data/family.txt), by absolute path: the tests run from any folder."""
+
 
 def small_lists(folder: Path, n_answers: int = 12, n_extra: int = 12, step: int = 97,
                 extra_step: int = 613) -> tuple[str, str]:

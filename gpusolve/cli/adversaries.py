@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ..core.words import counted
+from ..search.defaults import DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
     Answers,
@@ -51,16 +53,17 @@ def worst_case_cmd(
     budget: Budget = 2_000_000_000,
     time_limit: TimeLimit = None,
     pair_mb: Annotated[int, typer.Option("--pair-mb", min=0,
-                                         help="Memory for cached pair separators, MiB.")] = 256,
+                                         help="Memory for cached pair separators, MiB.")] = DEFAULT_PAIR_MB,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
     quiet: Quiet = False,
 ) -> None:
     """The least number of guesses that always suffices against a true (look-ahead) adversary."""
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import read_position, refuse_won, remaining_answers
     from ..core.limits import check_memo_mb
-    from ..core.trees import save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import summarize
     from ..search.plumbing import Budget as SearchBudget
     from ..search.worstcase import rank_worst_case, worst_case
 
@@ -69,7 +72,8 @@ def worst_case_cmd(
     check_outputs((out, "tree"))
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    moves = parse_history(pm, state or "")
+    moves = read_position(pm, state, mode)
+    refuse_won(pm, moves, "guess")
     if out:
         tree_format(out, fmt, pm.game, moves)
     alive = remaining_answers(pm, moves)
@@ -92,8 +96,9 @@ def worst_case_cmd(
         return
     claim = (f"the least, proven ({', '.join(map(str, result.refuted)) or 'nothing'} refuted)"
              if result.proven_least else f"an upper bound (depths below {min_depth} not searched)")
-    console.print(f"{result.n_answers:,} answers ({mode} mode): {result.depth} guesses always suffice, "
-                  f"{claim}, in {result.seconds:.1f} s, {result.nodes:,} nodes")
+    suffice = f"{counted(result.depth, 'guess')} always {'suffices' if result.depth == 1 else 'suffice'}"
+    console.print(f"{counted(result.n_answers, 'answer')} ({mode} mode): {suffice}, {claim}, in "
+                  f"{result.seconds:.1f} s, {result.nodes:,} nodes")
     console.print(f"tree: first guess {summary.first_guess}, mean {summary.mean:.4f}, "
                   f"worst {summary.worst}, histogram {summary.histogram}")
     if rank is not None:
@@ -164,7 +169,7 @@ def evil(
     """Evil Wordle: the game a tree plays when the replier always keeps the largest branch
     (ties: the lowest reply, ..... first)."""
     from ..core.games import make_game
-    from ..core.trees import load_tree
+    from ..core.treefiles import load_tree
     from ..search.adversary import evil_path, policy_metric
     from ..search.greedy import greedy_tree
 
@@ -206,7 +211,7 @@ def antiwordle(
     if json:
         print_json(s.as_dict())
         return
-    console.print(f'first guess: "{s.first_guess}"')
+    console.print(f"first guess: {s.first_guess}")
     console.print(f"median: {s.median:.0f} guesses, mean: {s.mean:.2f} ± {s.stdev:.2f}, worst: {s.worst}, "
                   f"best: {s.best}")
     console.print(f"cumulative: {s.cumulative()}")

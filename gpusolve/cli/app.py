@@ -6,7 +6,9 @@ imports the library (numpy, numba) when it runs, so ``gpusolve --help`` stays qu
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -18,6 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 from ..core.eras import DEFAULT, ERAS, LATEST, era
 from ..core.errors import GpusolveError, Note
 from ..core.games import game_names
+from ..core.interrupt import heard, terminate_as_interrupt
 from ..core.words import BUNDLED
 
 try:  # newer Typer runs on its own copy of click
@@ -33,6 +36,12 @@ def _fail(message: str) -> None:
     """Print one ``error:`` line on stderr and exit with code 2."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(2) from None
+
+
+def no_space(e: OSError) -> str:
+    """Return the one-line error of a write to a full device (a file, or the output itself)."""
+    return (f"cannot write {e.filename or 'the output'}: no space left on the device ({e.strerror}); "
+            "free some space and run the command again")
 
 
 def _usage(e: UsageError) -> None:
@@ -63,7 +72,7 @@ def _show_note(message, category, *args: Any, **kw: Any) -> None:
 
 class _Group(TyperGroup):
     """A command group that turns a GpusolveError or a usage error into one line on stderr and
-    exit code 2, and Ctrl-C into exit code 130."""
+    exit code 2, and Ctrl-C (SIGTERM) into one line saying what was kept and exit code 130 (143)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         try:
@@ -74,8 +83,9 @@ class _Group(TyperGroup):
             _usage(e)
 
     def invoke(self, ctx: typer.Context) -> Any:
+        _check_environment()
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), terminate_as_interrupt():
                 warnings.simplefilter("always", Note)
                 warnings.showwarning = _show_note
                 return super().invoke(ctx)
@@ -88,9 +98,20 @@ class _Group(TyperGroup):
         except KeyboardInterrupt as e:
             kept = str(e) or "nothing was kept; run the command again to start over"
             typer.echo(f"interrupted: {kept}", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(128 + heard()) from None
         except MemoryError:
             _fail("not enough memory for this request: try smaller lists or options (see --help)")
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            _fail(no_space(e))
+
+
+def _check_environment() -> None:
+    """Fail in one line on an environment numba cannot start with (it would raise on import)."""
+    threads = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if threads and not (threads.isdigit() and int(threads) > 0):
+        _fail(f"NUMBA_NUM_THREADS={threads!r} is not a number of threads: set it to 1 or more, or unset it")
 
 
 class _Command(TyperCommand):
@@ -135,6 +156,43 @@ app = _App(
 )
 
 
+def _print_version(asked: bool) -> None:
+    """Print the version (and, run from a git checkout, its commit) and exit, when asked."""
+    if asked:
+        from .. import __version__
+
+        commit = _git_commit()
+        typer.echo(f"gpusolve {__version__}" + (f" (git {commit})" if commit else ""))
+        raise typer.Exit()
+
+
+def _git_commit() -> str | None:
+    """Return the commit of the git checkout this package runs from ('+' marks changes to tracked
+    files), or None where it was installed without one."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10)
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode or not head.stdout.strip():
+        return None
+    return head.stdout.strip() + ("+" if changed.stdout.strip() else "")
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version (and the git commit of a checkout) and exit.")] = False) -> None:
+    """Exhaustive search for Wordle-family games (and War) on GPU or CPU."""
+
+
 class _Console:
     """Rich's console, made on first use (importing Rich costs start-up time): full width when
     output is not a terminal, so piped tables are never cut."""
@@ -148,7 +206,7 @@ class _Console:
             from rich.console import Console
 
             console = Console(highlight=False)
-            if not console.is_terminal:
+            if not _on_a_terminal():  # Rich may think so where colour is forced (FORCE_COLOR...)
                 console = Console(highlight=False, width=100_000)
             _Console._console = console
         return _Console._console
@@ -158,6 +216,22 @@ class _Console:
 
 
 console: Any = _Console()
+
+
+def titled_table(title: str, *columns: str, **options: Any) -> Any:
+    """Return a Rich table with a title; piped, at least as wide as its title (Rich wraps a title
+    to its table's width)."""
+    from rich.table import Table
+
+    return Table(*columns, title=title, min_width=None if _on_a_terminal() else len(title), **options)
+
+
+def _on_a_terminal() -> bool:
+    """Return whether the output goes to a terminal (not a pipe or a file)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class ProgressDisplay:
@@ -178,18 +252,18 @@ class ProgressDisplay:
                                      console=console.real(), transient=True)
 
     def __enter__(self) -> ProgressDisplay:
-        if self.progress:
-            self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.progress:
+        if self.progress and self.tasks:
             self.progress.stop()
 
     def __call__(self, event: Any) -> None:
-        """Show a ``Progress`` event."""
+        """Show a ``Progress`` event (the display starts with the first one)."""
         if not self.progress:
             return
+        if not self.tasks:
+            self.progress.start()
         task = self.tasks.get(event.phase)
         if task is None:
             for old in self.tasks.values():
@@ -324,10 +398,19 @@ def check_outputs(*paths: tuple[str | Path | None, str]) -> None:
 
 def load_matrix(game: str, length: int | None, colours: int | None, guesses: str | None,
                 answers: str | None, backend: str | None, jotto_order: str = "sorted",
-                repeats: bool | None = None, black_only: bool = False):
-    """Return the pattern matrix for the command-line choice of game, lists and backend."""
+                repeats: bool | None = None, black_only: bool = False, fits: Any = None):
+    """Return the pattern matrix for the command-line choice of game, lists and backend, with a
+    progress line while a large one is built; ``fits(game, guesses, answers)`` first checks, from
+    the lists' sizes alone, that what the command will do with it fits (it raises if not)."""
     from ..core.games import make_game
-    from ..core.patterns import pattern_matrix
+    from ..core.patterns import list_sizes, pattern_matrix
+    from ..search.plumbing import Progress
 
-    return pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend,
-                          jotto_order=jotto_order)
+    spec = make_game(game, length, colours, repeats, black_only)
+    if fits is not None:
+        fits(spec, *list_sizes(spec, guesses, answers, jotto_order))
+    with ProgressDisplay(True) as display:
+        def rows(done: int, total: int) -> None:
+            display(Progress("pattern matrix rows", done, total))
+
+        return pattern_matrix(spec, guesses, answers, backend, jotto_order=jotto_order, progress=rows)

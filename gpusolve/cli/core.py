@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted
 from . import runs
 from .app import (
     METRIC_HELP,
@@ -28,6 +29,7 @@ from .app import (
     load_matrix,
     name_option,
     print_json,
+    titled_table,
 )
 
 
@@ -54,7 +56,7 @@ def patterns(game: Game = "wordle", length: Length = None, colours: Colours = No
         return
     how = "loaded from cache" if pm.cache_hit else f"built on {pm.backend.name}"
     console.print(
-        f"{pm.game.name} pattern matrix {pm.shape[0]:,} guesses x {pm.shape[1]:,} answers "
+        f"{pm.game.name} pattern matrix {counted(pm.shape[0], 'guess')} x {counted(pm.shape[1], 'answer')} "
         f"({pm.codes.dtype}, {pm.codes.nbytes / 2**20:.1f} MiB), {how} in {pm.seconds:.3f} s"
     )
     console.print(f"cache: {pm.cache_path or 'none (it could not be written)'}")
@@ -90,26 +92,31 @@ def rank(
     if by == "tree" and (state or worst):
         raise GpusolveError("--by tree ranks first guesses: it takes neither --state nor --worst")
     if by == "tree":
-        return runs.tree_ranking(metric, mode, max_guesses, top, game, length, colours, guesses, answers,
-                                 backend, json, run_dir, scheduler, workers, batch, output, quiet, task,
-                                 repeats=repeats, black_only=black_only)
+        from .options import GameLists, RunOptions
+
+        lists = GameLists(game, length, colours, repeats, black_only, guesses, answers, backend)
+        return runs.tree_ranking(RunOptions(
+            lists, mode, max_guesses, metric=metric, top=top, workers=workers, run_dir=run_dir,
+            scheduler=scheduler, batch=batch, output=output, task=task, json=json, quiet=quiet))
     if by != "guess":
         raise GpusolveError(f"--by takes guess or tree, not {by!r}")
-    from rich.table import Table
-
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import allowed_rows, read_position, refuse_won, remaining_answers
+    from ..core.modes import check_mode
     from ..search.metrics import canonical_metric, rank_guesses
 
     canonical_metric(metric)
+    check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    alive = remaining_answers(pm, parse_history(pm, state or ""))
-    ranked = rank_guesses(pm, metric, alive)
+    moves = read_position(pm, state, mode)
+    refuse_won(pm, moves, "rank")
+    alive = remaining_answers(pm, moves)
+    ranked = rank_guesses(pm, metric, alive, allowed_rows(pm, moves, mode))
     shown = ranked[:top] + (ranked[-worst:] if worst else [])
     if json:
         print_json([s.as_dict() for s in shown])
         return
-    table = Table(title=f"{len(ranked):,} guesses over {len(alive):,} answers, by {metric}")
+    table = titled_table(f"{counted(len(ranked), 'guess')} over {counted(len(alive), 'answer')}, by {metric}")
     for name in ("rank", "word", "entropy", "max", "expectation", "branches",
                  "guaranteed wins", "expected wins"):
         table.add_column(name, justify="left" if name == "word" else "right")

@@ -24,6 +24,7 @@ from .app import (
     load_matrix,
     name_option,
     print_json,
+    titled_table,
 )
 
 
@@ -69,9 +70,7 @@ def preset(
         console.print(f"searched {how} {result.searched:,} disjoint {n_words}-word sets "
                       f"(pool of {result.pool:,} words) in {result.seconds:.1f} s; "
                       f"{len(result.winners):,} always win")
-        from rich.table import Table
-
-        table = Table(title=f"best mean scores ({result.evaluated_exactly:,} evaluated exactly)")
+        table = titled_table(f"best mean scores ({result.evaluated_exactly:,} evaluated exactly)")
         for name in ("rank", "set", "mean", "always wins"):
             table.add_column(name, justify="left" if name == "set" else "right")
         for i, (ws, mean, wins) in enumerate(result.best, 1):

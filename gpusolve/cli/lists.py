@@ -8,7 +8,7 @@ import typer
 
 from ..core.eras import catalogue, compare
 from ..core.errors import GpusolveError
-from .app import Json, app, console, print_json
+from .app import Json, app, console, print_json, titled_table
 
 
 @app.command("lists")
@@ -24,13 +24,11 @@ def lists_cmd(
             raise GpusolveError(f"lists takes two names to compare (or none), not {len(names)}")
         _print_difference(*names, compare(*names), json)
         return
-    from rich.table import Table
-
     info = catalogue()
     if json:
         print_json(info)
         return
-    table = Table(title="eras of the NYT game (--lists NAME sets --guesses and --answers)")
+    table = titled_table("eras of the NYT game (--lists NAME sets --guesses and --answers)")
     for column in ("era", "since", "guesses", "answers", "what changed"):
         table.add_column(column, no_wrap=column != "what changed")
     for e in info["eras"]:
@@ -38,7 +36,7 @@ def lists_cmd(
         table.add_row(e["name"] + mark, e["since"], f"{e['guesses']} ({e['n_guesses']:,})",
                       f"{e['answers']} ({e['n_answers']:,})", e["what"])
     console.print(table)
-    table = Table(title="bundled word lists (--guesses NAME, --answers NAME; sha256: the first 12 hex "
+    table = titled_table("bundled word lists (--guesses NAME, --answers NAME; sha256: the first 12 hex "
                   "digits, --json: all)")
     for column in ("name", "words", "used", "what it is", "sha256"):
         table.add_column(column, justify="right" if column == "words" else "left",

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..core.errors import GpusolveError, Note
+from ..core.errors import GpusolveError, Infeasible, Note
+from ..core.words import counted
+from ..kernels.config import INF
+from ..search.defaults import DEFAULT_MEMO_MB, DEFAULT_PAIR_MB
 from .app import (
     OUT_HELP,
     Answers,
@@ -29,15 +32,13 @@ from .app import (
     app,
     check_outputs,
     console,
-    load_matrix,
     name_option,
     print_json,
 )
 from .runs import Batch, Output, RunDir, Scheduler, Task, exact_ranking, parse_candidates
 
-DEFAULT_MEMO_MB = 512  # gpusolve.search.optimal.DEFAULT_MEMO_MB (numba is imported only when a command runs)
-DEFAULT_PAIR_MB = 256  # gpusolve.search.worstcase.DEFAULT_PAIR_MB
-CUTOFF_MAX = 1 << 40  # the search's infinity
+if TYPE_CHECKING:
+    from .options import TreeOptions
 
 
 def proven_scope(result, start: str | None, state: bool, n_guesses: int) -> str:
@@ -75,10 +76,11 @@ def _print_result(result, state: bool, scope: str) -> None:
         tried = f" (best of the {result.tried} tried of {result.candidates} candidates)"
     console.print(f"{label}: [bold]{result.first_guess}[/bold]{tried}")
     if state:
-        console.print(f"value: {result.total:,} more guesses over the {result.n_answers:,} answers left "
-                      f"(mean {result.mean:.4f} more)")
+        console.print(f"value: {counted(result.total, 'more guess')} over the "
+                      f"{counted(result.n_answers, 'answer')} left (mean {result.mean:.4f} more)")
     else:
-        console.print(f"total: {result.total:,} over {result.n_answers:,} answers, mean {result.mean:.4f}")
+        console.print(f"total: {result.total:,} over {counted(result.n_answers, 'answer')}, "
+                      f"mean {result.mean:.4f}")
     if result.histogram:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         console.print(f"guesses needed: {hist}; worst {result.worst}")
@@ -104,7 +106,7 @@ def optimal_tree(
         "best start words by --metric, or 'all' [default: all; with --rank 10].")] = None,
     state: State = None,
     cutoff: Annotated[int | None, typer.Option(
-        "--cutoff", min=1, max=CUTOFF_MAX, help="Only whether the total is below T matters.")] = None,
+        "--cutoff", min=1, max=INF, help="Only whether the total is below T matters.")] = None,
     mode: Mode = "normal",
     max_guesses: Annotated[int, typer.Option(
         "--max-guesses", min=1, help="Every answer within N guesses.")] = 6,
@@ -144,152 +146,200 @@ def optimal_tree(
     json: Json = False, quiet: Quiet = False,
 ) -> None:
     """Find the optimal guess tree (least total guesses, every answer within --max-guesses), proven."""
-    from ..core.limits import check_memo_mb, check_workers
+    from .options import GameLists, TreeOptions
 
+    o = TreeOptions(
+        lists=GameLists(game, length, colours, repeats, black_only, guesses, answers, backend), mode=mode,
+        max_guesses=max_guesses, cutoff=cutoff, candidates=candidates, metric=metric, words=words,
+        words_file=words_file, top=top, workers=workers, memo_mb=memo_mb, run_dir=run_dir,
+        scheduler=scheduler, batch=batch, output=output, task=task, json=json, quiet=quiet,
+        objective=objective, rank=rank, start=start, state=state,
+        alternatives=(4 if state else 0) if alternatives is None else alternatives,
+        time_limit=time_limit, out=out, fmt=fmt, show=levels, pair_mb=pair_mb)
     if objective == "worst-case":
-        from .adversaries import worst_case_cmd
-
-        if memo_mb is not None and pair_mb is None:  # the old spelling: --memo-mb sized the pair cache
-            warnings.warn(Note("--memo-mb with --objective worst-case is read as --pair-mb (the worst-case "
-                               "search has no memo of that size): write --pair-mb"), stacklevel=1)
-            pair_mb = memo_mb
-        return worst_case_cmd(rank=(parse_candidates(candidates or "all") or 0) if rank else None,
-                              start=start, mode=mode, state=state, max_depth=max_guesses, out=out, fmt=fmt,
-                              game=game, length=length, colours=colours, repeats=repeats,
-                              black_only=black_only, guesses=guesses, answers=answers,
-                              backend=backend, json=json, quiet=quiet,
-                              pair_mb=DEFAULT_PAIR_MB if pair_mb is None else pair_mb, time_limit=time_limit)
+        return _worst_case(o)
     if objective != "total":
         raise GpusolveError(f"unknown objective {objective!r}: choose total or worst-case")
     if pair_mb is not None:
         raise GpusolveError("--pair-mb sizes the worst-case search's cache: it goes with "
                             "--objective worst-case")
-    memo_mb = DEFAULT_MEMO_MB if memo_mb is None else memo_mb
     if rank:
         if start or state:
             raise GpusolveError("--rank ranks start words: it takes no --start or --state")
-        return exact_ranking(candidates, words, words_file, cutoff, metric, mode, max_guesses, top, game,
-                             length, colours, guesses, answers, backend, json, run_dir, scheduler, workers,
-                             batch, output, quiet, task, repeats=repeats, black_only=black_only)
+        return exact_ranking(o)
     if words or words_file:
         raise GpusolveError("--words and --words-file go with --rank")
-    check_workers(workers)
-    check_memo_mb(memo_mb)
-    check_outputs((out, "tree"))
-    chosen = parse_candidates("all" if candidates is None else candidates)
-    from ..core.history import parse_history
-    from ..core.trees import render, save_tree, tree_format
-    from ..search.optimal import Options, Question, solve
+    return _optimal(o)
 
-    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
-                     black_only=black_only)
-    moves = parse_history(pm, state or "")
-    if out:
-        tree_format(out, fmt, pm.game, moves)
-    _check_size(pm, moves, max_guesses, workers, memo_mb)
-    if alternatives is None:
-        alternatives = 4 if state else 0
-    if start is None and not moves:
-        if time_limit is not None:
+
+def _worst_case(o: TreeOptions) -> None:
+    """Run ``--objective worst-case``: the worst-case search (``worst-case``) with these options."""
+    from .adversaries import worst_case_cmd
+
+    pair_mb = o.pair_mb
+    if o.memo_mb is not None and pair_mb is None:  # the old spelling: --memo-mb sized the pair cache
+        warnings.warn(Note("--memo-mb with --objective worst-case is read as --pair-mb (the worst-case "
+                           "search has no memo of that size): write --pair-mb"), stacklevel=1)
+        pair_mb = o.memo_mb
+    g = o.lists
+    return worst_case_cmd(rank=(parse_candidates(o.candidates or "all") or 0) if o.rank else None,
+                          start=o.start, mode=o.mode, state=o.state, max_depth=o.max_guesses, out=o.out,
+                          fmt=o.fmt, game=g.game, length=g.length, colours=g.colours, repeats=g.repeats,
+                          black_only=g.black_only, guesses=g.guesses, answers=g.answers, backend=g.backend,
+                          json=o.json, quiet=o.quiet, pair_mb=DEFAULT_PAIR_MB if pair_mb is None else pair_mb,
+                          time_limit=o.time_limit)
+
+
+def _optimal(o: TreeOptions) -> None:
+    """Check the options, then search a given first guess or position, or prove the best start word."""
+    from ..core.history import read_position, remaining_answers, won
+    from ..core.limits import check_memo_mb, check_workers
+    from ..core.treefiles import tree_format
+
+    check_workers(o.workers)
+    check_memo_mb(o.memo)
+    check_outputs((o.out, "tree"))
+    chosen = parse_candidates("all" if o.candidates is None else o.candidates)
+    # the size is checked from the lists before the matrix is built (from a position: once it is)
+    pm = o.lists.matrix(fits=None if o.state else lambda game, g, a: _check_size(game, g, a, a, 0, o))
+    moves = read_position(pm, o.state, o.mode)
+    if won(pm, moves):
+        return _print_won(moves, o)
+    if o.out:
+        tree_format(o.out, o.fmt, pm.game, moves)
+    _check_size(pm.game, *pm.shape, len(remaining_answers(pm, moves)), len(moves), o)
+    if o.start is None and not moves:
+        if o.time_limit is not None:
             raise GpusolveError("--time-limit goes with --start or --state: a proof over every start word "
                                 "stops with Ctrl-C and resumes where it stopped")
-        return _prove(pm, guesses, answers, mode, max_guesses, chosen, alternatives, cutoff, run_dir,
-                      scheduler, workers, memo_mb, backend, json, quiet, out, fmt, levels)
-    show = console.is_terminal and not quiet and not json
+        return _prove(pm, o, chosen)
+    return _solve(pm, moves, o, chosen)
+
+
+def _solve(pm, moves: list, o: TreeOptions, candidates: int | None) -> None:
+    """Search the best strategy after the first guess or the position given, and show it."""
+    from ..core.treefiles import save_tree
+    from ..core.trees import render
+    from ..search.optimal import Options, Question, solve
+
+    show = console.is_terminal and not o.quiet and not o.json
     with ProgressDisplay(show) as display:
-        result = solve(pm, Question(start=start, moves=tuple(moves), mode=mode, max_guesses=max_guesses,
-                                    cutoff=cutoff, candidates=chosen, alternatives=alternatives),
-                       Options(memo_mb=memo_mb, workers=workers, progress=display if show else None,
-                               seconds=time_limit))
-    if out and result.tree is not None:
-        save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
-                  answers=answers or pm.game.default_answers, max_guesses=max_guesses,
+        result = solve(pm, Question(start=o.start, moves=tuple(moves), mode=o.mode, max_guesses=o.max_guesses,
+                                    cutoff=o.cutoff, candidates=candidates, alternatives=o.alternatives),
+                       Options(memo_mb=o.memo, workers=o.workers, progress=display if show else None,
+                               seconds=o.time_limit))
+    if o.out and result.tree is not None:
+        save_tree(o.out, result.tree, pm.game, o.fmt, mode=o.mode,
+                  guesses=o.lists.guesses or pm.game.default_guesses,
+                  answers=o.lists.answers or pm.game.default_answers, max_guesses=o.max_guesses,
                   moves=[[w, pm.game.format_reply(c)] for w, c in moves])
-    scope = proven_scope(result, start, bool(state), len(pm.guesses))
-    if json:
-        data = result.summary()
-        data["proven_scope"] = scope if result.proven else None
-        data["interrupted"] = result.interrupted
-        if cutoff is not None:
-            data["below_cutoff"] = result.below_cutoff
-        if result.restricted:
-            data["candidates"] = result.candidates
-        if alternatives:
-            data["alternatives"] = [a.as_dict() for a in result.alternatives]
-        if moves:
-            data["moves"] = len(moves)  # total and mean count the guesses still to make
-        print_json(data)
+    scope = proven_scope(result, o.start, bool(o.state), len(pm.guesses))
+    if o.json:
+        print_json(_as_json(result, o, scope, len(moves)))
     else:
-        _print_result(result, bool(state), scope)
-        if levels and result.tree is not None:
-            console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
-        if out and result.tree is not None:
-            console.print(f"tree written to {out}")
+        _print_result(result, bool(o.state), scope)
+        if o.show and result.tree is not None:
+            console.print(render(result.tree, pm.game, o.show), markup=False, soft_wrap=True)
+        if o.out and result.tree is not None:
+            console.print(f"tree written to {o.out}")
     if result.interrupted:
         kept = "nothing kept"
-        if out and result.tree is not None:
-            kept = f"the tree of the best first guess so far is in {out}"
+        if o.out and result.tree is not None:
+            kept = f"the tree of the best first guess so far is in {o.out}"
         raise KeyboardInterrupt(f"{kept}; the search does not resume: run the command again "
                                 "(optimal-tree --rank keeps every finished start word in a run directory)")
 
 
-def _prove(pm, guesses: str | None, answers: str | None, mode: str, max_guesses: int, candidates: int | None,
-           alternatives: int, cutoff: int | None, run_dir: Path | None, scheduler: str | None,
-           workers: int | None, memo_mb: int, backend: str | None, json: bool, quiet: bool, out: str | None,
-           fmt: str | None, levels: int) -> None:
+def _as_json(result, o: TreeOptions, scope: str, moves: int) -> dict:
+    """Return the ``--json`` document of a search after a first guess or a position."""
+    data = result.summary()
+    data["proven_scope"] = scope if result.proven else None
+    data["interrupted"] = result.interrupted
+    if o.cutoff is not None:
+        data["below_cutoff"] = result.below_cutoff
+    if result.restricted:
+        data["candidates"] = result.candidates
+    if o.alternatives:
+        data["alternatives"] = [a.as_dict() for a in result.alternatives]
+    if moves:
+        data["moves"] = moves  # total and mean count the guesses still to make
+    return data
+
+
+def _prove(pm, o: TreeOptions, candidates: int | None) -> None:
     """Prove the best first guess over every candidate (a resumable run), then show its tree."""
-    from ..core.trees import render, save_tree
+    from ..core.treefiles import save_tree
+    from ..core.trees import render
     from ..runs.proof import prove_best_start
     from ..search.optimal import Options, Question, solve
 
-    with ProgressDisplay(not (quiet or json)) as progress:
-        proof = prove_best_start(pm, guesses, answers, mode=mode, max_guesses=max_guesses,
-                                 candidates=candidates, keep=1 + alternatives, cutoff=cutoff, run_dir=run_dir,
-                                 scheduler=scheduler, workers=workers, memo_mb=memo_mb, backend=backend,
-                                 progress=progress)
+    with ProgressDisplay(not (o.quiet or o.json)) as progress:
+        proof = prove_best_start(pm, o.lists.guesses, o.lists.answers, mode=o.mode, max_guesses=o.max_guesses,
+                                 candidates=candidates, keep=1 + o.alternatives, cutoff=o.cutoff,
+                                 run_dir=o.run_dir, scheduler=o.scheduler, workers=o.workers, memo_mb=o.memo,
+                                 backend=o.lists.backend, progress=progress)
     if not proof.complete:
         raise KeyboardInterrupt(proof.statement())
-    if not proof.best and cutoff is None:
-        raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+    if not proof.best and o.cutoff is None:
+        raise Infeasible(f"no strategy finds every answer within {o.max_guesses} guesses")
     result = None
     if proof.best:
         best = proof.best[0][0]
-        result = solve(pm, Question(start=best, mode=mode, max_guesses=max_guesses),
-                       proof.memos.get(best, Options(memo_mb=memo_mb)))
-        if out and result.tree is not None:
-            save_tree(out, result.tree, pm.game, fmt, mode=mode, guesses=guesses or pm.game.default_guesses,
-                      answers=answers or pm.game.default_answers, max_guesses=max_guesses)
-    if json:
+        result = solve(pm, Question(start=best, mode=o.mode, max_guesses=o.max_guesses),
+                       proof.memos.get(best, Options(memo_mb=o.memo)))
+        if o.out and result.tree is not None:
+            save_tree(o.out, result.tree, pm.game, o.fmt, mode=o.mode,
+                      guesses=o.lists.guesses or pm.game.default_guesses,
+                      answers=o.lists.answers or pm.game.default_answers, max_guesses=o.max_guesses)
+    if o.json:
         print_json({**proof.as_dict(), "tree": None if result is None else result.summary()})
         return
     if result is not None:
         result.seconds += proof.seconds
         _print_result(result, False, proof.statement())
-        if levels and result.tree is not None:
-            console.print(render(result.tree, pm.game, levels), markup=False, soft_wrap=True)
+        if o.show and result.tree is not None:
+            console.print(render(result.tree, pm.game, o.show), markup=False, soft_wrap=True)
     else:
         console.print(f"proven: {proof.statement()}")
     console.print(f"run directory {proof.run_dir} ({proof.searched_now:,} start words searched now)")
-    if out and result is not None:
-        console.print(f"tree written to {out}")
+    if o.out and result is not None:
+        console.print(f"tree written to {o.out}")
 
 
-def _check_size(pm, moves: list, max_guesses: int, workers: int | None, memo_mb: int) -> None:
-    """Refuse, before the search, a --max-guesses whose workspaces (reserved in full, filled as
-    the search goes deep) cannot fit in this machine's memory; say what would."""
-    from ..core.history import remaining_answers
+def _check_size(game, g: int, a: int, n: int, played: int, o: TreeOptions) -> None:
+    """Refuse, before the search (and, from the lists' sizes, before the pattern matrix is built),
+    a request whose matrices and workspaces (reserved in full, filled as the search goes deep)
+    cannot fit in this machine's memory: ``g`` guesses, ``a`` answers, ``n`` of them left after
+    ``played`` moves; say what would fit."""
+    from ..core.games import matrix_bytes
     from ..core.limits import available_memory, check_memory
     from ..search.optimal import workspace_bytes
 
-    g, a = pm.shape
-    n = len(remaining_answers(pm, moves))
-    workers = workers or 2
-    levels = len(moves) + min(max_guesses - len(moves), n) + 2  # the search never goes deeper than n
-    need = workers * workspace_bytes(g, a, pm.game.n_patterns, levels) + memo_mb * 2**20
+    workers = o.workers or 2
+    memo_mb, max_guesses = o.memo, o.max_guesses
+    levels = played + min(max_guesses - played, n) + 2  # the search never goes deeper than n
+    fixed = memo_mb * 2**20 + 2 * matrix_bytes(game, g, a)  # the memo; the matrix and its answer-major copy
+    need = workers * workspace_bytes(g, a, game.n_patterns, levels) + fixed
     memory = available_memory(total=True)
     fits = ""
     if memory is not None:
-        level = workspace_bytes(g, a, pm.game.n_patterns, 1)
-        fits = f"at most --max-guesses {max(0, (memory - memo_mb * 2**20) // (workers * level) - 2):,} fits"
+        most = (memory - fixed) // (workers * workspace_bytes(g, a, game.n_patterns, 1)) - 2
+        fits = f"at most --max-guesses {most:,} fits" if most > 0 else "none fits: use shorter word lists"
     check_memory(need, f"--max-guesses {max_guesses:,} ({workers} workers, {a:,} answers, {g:,} guesses)",
                  fits, total=True)
+
+
+def _print_won(moves: list, o: TreeOptions) -> None:
+    """Say that the moves already won the game: nothing left to guess, 0 more guesses."""
+    if o.out:
+        raise GpusolveError(f"the game is already won ({moves[-1][0]} is the answer): no tree to write "
+                            f"to {o.out}")
+    warnings.warn(Note(f"the game is already won: {moves[-1][0]} (move {len(moves)}) is the answer"),
+                  stacklevel=1)
+    if o.json:
+        print_json({"first_guess": None, "total": 0, "mean": 0.0, "worst": len(moves),
+                    "histogram": {len(moves): 1}, "proven": True, "nodes": 0, "seconds": 0.0,
+                    "proven_scope": "the game is won: nothing left to guess", "interrupted": False,
+                    "moves": len(moves)})
+    else:
+        console.print("nothing left to guess: 0 more guesses (the game is won)")

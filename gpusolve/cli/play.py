@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.words import counted
 from .app import (
     METRIC_HELP,
     Answers,
@@ -50,7 +51,7 @@ def _show_advice(assistant, advice, limit: int) -> None:
                       + " ".join(advice.remaining))
         return
     listing = ": " + " ".join(advice.remaining) if n <= limit else ""
-    console.print(f"{n:,} answer{'s' if n != 1 else ''} left{listing}")
+    console.print(f"{counted(n, 'answer')} left{listing}")
     console.print(f"best next guess: [bold]{advice.best}[/] ({advice.method})")
     if advice.alternatives:
         keys = [k for k in advice.alternatives[0] if k != "word"]
@@ -83,7 +84,7 @@ def solve(
     from rich.markup import escape
 
     from ..core.errors import GpusolveError
-    from ..core.history import parse_history
+    from ..core.history import read_position
     from ..core.words import read_words
     from ..play.assistant import Assistant, parse_turn
 
@@ -94,7 +95,7 @@ def solve(
         words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
     assistant = Assistant(pm, mode, metric, prior, top, words=words)
     if state is not None:
-        for word, reply in parse_history(pm, state):
+        for word, reply in read_position(pm, state, mode):
             assistant.play(word, reply)
         advice = assistant.advice()
         if json:
@@ -151,7 +152,7 @@ def analyze(
     from rich.table import Table
 
     from ..core.errors import GpusolveError
-    from ..core.history import parse_history
+    from ..core.history import read_position
     from ..play.analysis import analyze_game, by_commonness
 
     if history is not None and state is not None:
@@ -161,7 +162,7 @@ def analyze(
         raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    reports, alive = analyze_game(pm, parse_history(pm, state or ""))
+    reports, alive = analyze_game(pm, read_position(pm, state))
     left = [pm.answers[a] for a in alive]
     try:
         ranked: list[tuple[str, float | None]] = list(by_commonness(left))
@@ -180,9 +181,12 @@ def analyze(
     for r in reports:
         table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
                       f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
-                      f"{r.skill:.0%}", f"{r.luck:.0%}")
+                      f"{r.skill:.0%}", "-" if r.luck is None else f"{r.luck:.0%}")
     console.print(table)
-    console.print(f"{len(left):,} answers left, most common first{note}:", markup=False)
+    if reports[-1].reply == pm.game.solved:
+        console.print(f"solved: {reports[-1].guess} in {counted(len(reports), 'guess')}")
+        return
+    console.print(f"{counted(len(left), 'answer')} left, most common first{note}:", markup=False)
     for w, z in ranked[:show]:
         console.print(f"  {w}" + ("" if z is None else f"  zipf {z:.2f}"))
 
@@ -211,7 +215,7 @@ def play_human(
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
     if answer is not None:
-        target = pm.game.parse_word(answer, {w: i for i, w in enumerate(pm.answers)})
+        target = pm.game.parse_word(answer, frozenset(pm.answers), "answer list")
     else:
         target = random.Random(seed).choice(pm.answers)
     moves: list = []

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.words import counted
 from .app import (
     OUT_HELP,
     Answers,
@@ -28,6 +29,7 @@ from .app import (
     load_matrix,
     name_option,
     print_json,
+    titled_table,
 )
 
 
@@ -72,9 +74,7 @@ def policies(
     if json:
         print_json(rows)
         return
-    from rich.table import Table
-
-    table = Table(title=f"greedy policies over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses")
+    table = titled_table(f"greedy policies over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses")
     for name in ("metric", "mode", "first guess", "mean", "worst", "over 6"):
         table.add_column(name, justify="left" if name in ("metric", "mode", "first guess") else "right")
     for r in rows:
@@ -100,11 +100,9 @@ def _seed_agents(pm, metrics, modes, start, search_start, json) -> None:
     if json:
         print_json([r.as_dict() for r in runs])
         return
-    from rich.table import Table
-
     how = f"best of its first {search_start} openers" if search_start else "start fixed"
-    table = Table(title=f"seed 004's guesser over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses "
-                        f"({how}); mean over the answers solved in 6; failed: not solved in 6")
+    table = titled_table(f"seed 004's guesser over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses "
+                         f"({how}); mean over the answers solved in 6; failed: not solved in 6")
     for name in ("policy", "mode", "first guess", "mean (solved)", "solved", "mean (all)", "failed"):
         table.add_column(name, justify="left" if name in ("policy", "mode", "first guess") else "right")
     for r in runs:
@@ -136,7 +134,8 @@ def prior_tree_cmd(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """A greedy tree with answers weighted by a prior (frequency: common words more likely)."""
-    from ..core.trees import save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import summarize
     from ..search.prior import answer_weights, prior_tree, weighted_mean
 
     check_outputs((out, "tree"))
@@ -171,19 +170,20 @@ def rank_prior(
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Rank every guess with answers weighted by a prior (the weighted kernel)."""
-    from ..core.history import parse_history, remaining_answers
+    from ..core.history import read_position, refuse_won, remaining_answers
     from ..search.prior import answer_weights, rank_weighted
 
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    alive = remaining_answers(pm, parse_history(pm, state or ""))
+    moves = read_position(pm, state)
+    refuse_won(pm, moves, "rank")
+    alive = remaining_answers(pm, moves)
     ranked = rank_weighted(pm, metric, answer_weights(pm, prior), alive)[:top]
     if json:
         print_json([s.as_dict() for s in ranked])
         return
-    from rich.table import Table
-
-    table = Table(title=f"{pm.shape[0]:,} guesses over {len(alive):,} answers, {prior} prior, by {metric}")
+    table = titled_table(f"{pm.shape[0]:,} guesses over {counted(len(alive), 'answer')}, {prior} prior, "
+                         f"by {metric}")
     for name in ("rank", "word", "entropy", "expected left", "max", "branches", "win chance"):
         table.add_column(name, justify="left" if name == "word" else "right")
     for i, s in enumerate(ranked, 1):

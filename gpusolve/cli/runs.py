@@ -4,24 +4,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted, refuse_device
 from .app import (
     ProgressDisplay,
     check_outputs,
     console,
-    load_matrix,
     print_json,
+    titled_table,
 )
 
 RunDir = Annotated[Path | None, typer.Option(
     "--run-dir", help="Run directory (resumed if it exists) [default: derived from the parameters, "
     "under $GPUSOLVE_RUNS_DIR or the user data dir]")]
+def _scheduler(address: str | None) -> str | None:
+    """Return a --scheduler address checked before any work (a malformed one: one error line)."""
+    if address is None:
+        return None
+    from ..runs.fanout import check_scheduler
+
+    return check_scheduler(address)
+
+
 Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
+    "--scheduler", callback=_scheduler,
+    help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
     "[default: the number of cores; in this process without dask installed]")]
@@ -31,6 +42,9 @@ Output = Annotated[Path | None, typer.Option(
     "--output", "-o", help="Also write every result to this file (.csv, else JSON).")]
 MaxGuesses = Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed per game.")]
 Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
+
+if TYPE_CHECKING:
+    from .options import RunOptions
 
 
 def run_with_progress(pm, label: str, task: str, quiet: bool, call):
@@ -60,40 +74,34 @@ def check_run(workers: int | None, scheduler: str | None, output: Path | None) -
     return workers
 
 
-def tree_ranking(metric: str, mode: str, max_guesses: int, top: int, game: str, length: int | None,
-                 colours: int | None, guesses: str | None, answers: str | None, backend: str | None,
-                 json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
-                 batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
-                 repeats: bool | None = None, black_only: bool = False) -> None:
+def tree_ranking(o: RunOptions) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_trees, save_ranking
 
-    workers = check_run(workers, scheduler, output)
-    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
-                     black_only=black_only)
-    task = task or "greedy-tree"
-    label = f"greedy trees ({metric}, {mode})"
-    ranked = run_with_progress(pm, label, task, quiet, lambda on_batch: rank_trees(
-        pm, guesses, answers, metric=metric, mode=mode, max_guesses=max_guesses, task=task, run_dir=run_dir,
-        scheduler=scheduler, workers=workers, batch=batch, backend=backend, on_batch=on_batch))
-    if output:
-        save_ranking(ranked, output)
-    if json:
-        print_json(ranked.as_dict(top))
+    workers = check_run(o.workers, o.scheduler, o.output)
+    pm = o.lists.matrix()
+    task = o.task or "greedy-tree"
+    label = f"greedy trees ({o.metric}, {o.mode})"
+    ranked = run_with_progress(pm, label, task, o.quiet, lambda on_batch: rank_trees(
+        pm, o.lists.guesses, o.lists.answers, metric=o.metric, mode=o.mode, max_guesses=o.max_guesses,
+        task=task, run_dir=o.run_dir, scheduler=o.scheduler, workers=workers, batch=o.batch,
+        backend=o.lists.backend, on_batch=on_batch))
+    if o.output:
+        save_ranking(ranked, o.output)
+    if o.json:
+        print_json(ranked.as_dict(o.top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by their {metric} greedy tree ({mode} mode) "
-                  f"over {pm.shape[1]:,} answers")
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by their {o.metric} greedy tree "
+                         f"({o.mode} mode) over {pm.shape[1]:,} answers")
     if task == "partition":  # a stand-in without trees: show its fields
-        table = Table(*ranked.rows[0].keys(), title=f"{len(ranked.rows):,} start words by {task}")
-        for r in ranked.rows[:top]:
+        table = titled_table(f"{counted(len(ranked.rows), 'start word')} by {task}", *ranked.rows[0].keys())
+        for r in ranked.rows[:o.top]:
             table.add_row(*map(str, r.values()))
         console.print(table)
         return _footer(ranked)
-    for name in ("rank", "word", "mean", "total", "worst", f"over {max_guesses}", "guesses needed"):
+    for name in ("rank", "word", "mean", "total", "worst", f"over {o.max_guesses}", "guesses needed"):
         table.add_column(name, justify="left" if name in ("word", "guesses needed") else "right")
-    for r in ranked.rows[:top]:
+    for r in ranked.rows[:o.top]:
         hist = " ".join(f"{k}:{n}" for k, n in enumerate(r["histogram"]) if n)
         table.add_row(str(r["rank"]), r["word"], f"{r['mean']:.4f}", str(r["total"]), str(r["worst"]),
                       str(r["over"]), hist)
@@ -114,8 +122,9 @@ def _words(text: str | None, path: Path | None) -> list[str] | None:
     if text is not None and path is not None:
         raise GpusolveError("give --words or --words-file, not both")
     if path is not None:
+        refuse_device(path, "--words-file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except IsADirectoryError:
             raise GpusolveError(f"--words-file {path} is a folder") from None
         except UnicodeDecodeError:
@@ -143,39 +152,35 @@ def parse_candidates(text: str) -> int | None:
     return n
 
 
-def exact_ranking(candidates: str | None, words: str | None, words_file: Path | None, cutoff: int | None,
-                  metric: str, mode: str, max_guesses: int, top: int, game: str, length: int | None,
-                  colours: int | None, guesses: str | None, answers: str | None, backend: str | None,
-                  json: bool, run_dir: Path | None, scheduler: str | None, workers: int | None,
-                  batch: int | None, output: Path | None, quiet: bool, task: str | None = None,
-                  repeats: bool | None = None, black_only: bool = False) -> None:
+def exact_ranking(o: RunOptions) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
-    from rich.table import Table
-
     from ..runs.startrank import rank_exact, save_ranking
 
-    workers = check_run(workers, scheduler, output)
-    count = parse_candidates("10" if candidates is None else candidates)
-    pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
-                     black_only=black_only)
-    chosen = _words(words, words_file)
-    if chosen is not None:
-        chosen = [pm.game.parse_word(w, pm.guess_index) for w in chosen]
-    task = task or "exact"
-    ranked = run_with_progress(pm, f"exact values ({mode})", task, quiet, lambda on_batch: rank_exact(
-        pm, guesses, answers, mode=mode, max_guesses=max_guesses, cutoff=cutoff, task=task,
-        candidates=count, words=chosen, metric=metric, run_dir=run_dir,
-        scheduler=scheduler, workers=workers, batch=batch or 1, backend=backend, on_batch=on_batch))
-    if output:
-        save_ranking(ranked, output)
-    if json:
-        print_json(ranked.as_dict(top))
+    if o.candidates is not None and (o.words is not None or o.words_file is not None):
+        raise GpusolveError("--candidates picks the start words by --metric, --words and --words-file name "
+                            "them: give one or the other")
+    workers = check_run(o.workers, o.scheduler, o.output)
+    count = parse_candidates("10" if o.candidates is None else o.candidates)
+    pm = o.lists.matrix()
+    chosen = _words(o.words, o.words_file)
+    if chosen is not None:  # each word once, in the order given (SALET,salet is one word)
+        chosen = list(dict.fromkeys(pm.game.parse_word(w, pm.guess_index) for w in chosen))
+    task = o.task or "exact"
+    ranked = run_with_progress(pm, f"exact values ({o.mode})", task, o.quiet, lambda on_batch: rank_exact(
+        pm, o.lists.guesses, o.lists.answers, mode=o.mode, max_guesses=o.max_guesses, cutoff=o.cutoff,
+        task=task, candidates=count, words=chosen, metric=o.metric, run_dir=o.run_dir,
+        scheduler=o.scheduler, workers=workers, batch=o.batch or 1, backend=o.lists.backend,
+        on_batch=on_batch))
+    if o.output:
+        save_ranking(ranked, o.output)
+    if o.json:
+        print_json(ranked.as_dict(o.top))
         return
-    table = Table(title=f"{len(ranked.rows):,} start words by exact total ({mode} mode, "
-                  f"{max_guesses} guesses) over {pm.shape[1]:,} answers")
+    table = titled_table(f"{counted(len(ranked.rows), 'start word')} by exact total ({o.mode} mode, "
+                         f"{counted(o.max_guesses, 'guess')}) over {pm.shape[1]:,} answers")
     for name in ("rank", "word", "total", "mean", "worst"):
         table.add_column(name, justify="left" if name == "word" else "right")
-    for r in ranked.rows[:top]:
+    for r in ranked.rows[:o.top]:
         if r["total"] is None:
             total, mean = "impossible", "-"
         elif r["exact"]:

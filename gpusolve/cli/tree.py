@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from ..core.errors import GpusolveError
+from ..core.words import counted
+from ..search.defaults import FREE_MIN
 from .app import (
     METRIC_HELP,
     OUT_HELP,
@@ -31,7 +33,6 @@ from .app import (
     print_json,
 )
 
-FREE_MIN = 3  # gpusolve.search.greedy.FREE_MIN (numba is imported only when a command runs)
 Metric = Annotated[str, name_option(
     "--metric", f"Metric minimized at every node: {METRIC_HELP}; prefix anti- to reverse it.")]
 FreeMax = Annotated[int | None, typer.Option(
@@ -85,7 +86,8 @@ def tree(
                               out=str(out) if out else None, fmt=fmt, game=game, length=length,
                               colours=colours, repeats=repeats, black_only=black_only, guesses=guesses,
                               answers=answers, backend=backend, json=json)
-    from ..core.trees import plot_histogram, render, save_tree, summarize, tree_format
+    from ..core.treefiles import save_tree, tree_format
+    from ..core.trees import plot_histogram, render, summarize
     from ..search.greedy import greedy_tree, kernel_metric
 
     kernel_metric(metric, 1, ties)  # an unknown metric or tie rule fails before the lists load
@@ -107,13 +109,11 @@ def tree(
     if json:
         print_json(summary.as_dict())
         return
-    window = ("" if mode == "consistent" else
-              f"; free guesses when {free_min} < remaining"
-              + (f" <= {free_max}" if free_max is not None else ""))
+    window = "" if mode == "consistent" else _free_window(free_min, free_max)
     rule = "" if ties == "exact" else f"; ties as in {ties}"
-    say(f"greedy {metric} tree over {pm.shape[1]:,} answers, {pm.shape[0]:,} guesses, "
-                  f"{mode} mode{window}{rule}")
-    say(f'first guess: "{summary.first_guess}"')
+    say(f"greedy {metric} tree over {counted(pm.shape[1], 'answer')}, {counted(pm.shape[0], 'guess')}, "
+        f"{mode} mode{window}{rule}")
+    say(f"first guess: {summary.first_guess}")
     _print_report(summary)
     if show:
         say(render(t, pm.game, show))
@@ -161,7 +161,7 @@ def verify(
                 if moves else "")
     say(f"valid {pm.game.name} tree over {pm.shape[1]:,} answers ({mode} mode"
         + (f", at most {limit} guesses" if limit is not None else "") + f"){position}")
-    say(f'first guess: "{summary.first_guess}"')
+    say(f"first guess: {summary.first_guess}")
     say(f"total: {summary.total:,} guesses over {summary.n:,} answers (mean {summary.mean:.4f})")
     _print_report(summary, limit or 6)
 
@@ -185,7 +185,7 @@ def tree_view(
     published trees (hollow, or text-full), or JSON. It is not checked: use verify for that."""
     import sys
 
-    from ..core.trees import dump_tree, load_tree, save_tree, tree_format
+    from ..core.treefiles import dump_tree, load_tree, save_tree, tree_format
 
     t, game, info = load_tree(path)
     info.update({k: v for k, v in (("mode", mode), ("guesses", guesses), ("answers", answers)) if v})
@@ -201,13 +201,22 @@ def _tree_file(path: Path, guesses: str | None, answers: str | None, backend: st
     """Return (tree, pattern matrix, file info, the moves it starts from) of a tree file."""
     from ..core.history import stored_moves
     from ..core.patterns import pattern_matrix
-    from ..core.trees import load_tree
+    from ..core.treefiles import load_tree
 
     t, game, info = load_tree(path)
     # a code game's file names its own lists (every code) by the empty name
     pm = pattern_matrix(game, guesses or info.get("guesses") or None, answers or info.get("answers") or None,
                         backend)
     return t, pm, info, stored_moves(pm, info.get("moves"), mode or info.get("mode") or "normal")
+
+
+def _free_window(free_min: int, free_max: int | None) -> str:
+    """Return how a tree's header says when free (non-answer) guesses were considered."""
+    if free_max is None:
+        return f"; free guesses when {free_min} < remaining"
+    if free_max <= free_min:
+        return "; no free guesses"
+    return f"; free guesses when {free_min} < remaining <= {free_max}"
 
 
 def _summary(t, moves: list):
@@ -263,14 +272,14 @@ def play(
     moves: list = []
     if tree_file is not None:
         t, pm, _, moves = _tree_file(tree_file, guesses, answers, backend)
-        guesser = tree_guesser(t, moves)
+        guesser = tree_guesser(t, pm.game, moves)
     else:
         pm = pattern_matrix(make_game(game, length, colours, repeats, black_only), guesses, answers, backend)
         if random:
             guesser = random_guesser(pm, seed)
         else:
             guesser = tree_guesser(greedy_tree(pm, metric or "entropy", mode, start=start,
-                                               free_max=free_max, free_min=free_min))
+                                               free_max=free_max, free_min=free_min), pm.game)
     targets = [pm.answers[c] for c in remaining_answers(pm, moves)]  # a tree's position leaves these
     if all_answers:
         with ProgressDisplay(not json) as steps:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Backend, Json, ProgressDisplay, Quiet, app, check_outputs, console, print_json
+from .app import Backend, Json, ProgressDisplay, Quiet, app, check_outputs, console, print_json, titled_table
 
 DEFAULT_CAP = 100_000  # gpusolve.war.DEFAULT_CAP (its kernels are imported only when a command runs)
 
@@ -70,8 +70,6 @@ def sweep(
 
 def _sweep_with_wars(ranks: int, suits: int, down: int, exact: bool, json: bool, quiet: bool) -> None:
     """Print the probabilities of games of exactly n/2 plays with wars allowed."""
-    from rich.table import Table
-
     from .. import war as cards
 
     deck, n = cards.abstract_deck(ranks, suits), ranks * suits
@@ -88,7 +86,7 @@ def _sweep_with_wars(ranks: int, suits: int, down: int, exact: bool, json: bool,
     if json:
         print_json({"ranks": ranks, "suits": suits, "plays": n // 2, "down": down, **rows})
         return
-    table = Table(title=f"Games of exactly {n // 2} plays, {n} cards, {down} down per war")
+    table = titled_table(f"Games of exactly {n // 2} plays, {n} cards, {down} down per war")
     for column in ("outcome", "counted by", "probability", "odds") + (("float-exact",) if exact else ()):
         table.add_column(column, justify="left" if column in ("outcome", "counted by") else "right")
     for key, (outcome, counted) in names.items():

@@ -1,12 +1,14 @@
 """Compute backends: ``cpu`` (numba) and ``cuda`` (numba.cuda kernels on CuPy device memory).
 
 The only module that imports CuPy, and only when the CUDA backend is asked for.
-``auto`` picks CUDA when numba sees a GPU and CuPy imports; otherwise the CPU.
+``auto`` picks CUDA when CuPy is installed and a trial kernel runs on the GPU (checked when a
+call would first run there); otherwise the CPU.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,25 +17,92 @@ from importlib.util import find_spec
 import numpy as np
 
 from .errors import GpusolveError, Note
+from .limits import mib
 
 BACKENDS = ("auto", "cpu", "cuda")
+CHECKED_BYTES = 1 << 24
+"""Device allocations of at least this many bytes are checked against the free memory first."""
 
 
 def cuda_status() -> tuple[bool, str]:
-    """Return (usable, reason): whether the CUDA backend can run here, and why (not)."""
-    try:
-        from numba import cuda
-    except ImportError as e:  # pragma: no cover - numba-cuda is a dependency
-        return False, f"numba.cuda does not import ({e})"
+    """Return (usable, reason): whether the CUDA backend can run here, and why (not): numba.cuda
+    imports, numba sees a GPU, CuPy imports, and a trial kernel compiles and runs right on the
+    GPU (``kernels.trial_cuda``). Found once per process."""
+    with _STATUS_LOCK:
+        return _cuda_status()
+
+
+_STATUS_LOCK = threading.RLock()
+
+
+@lru_cache(maxsize=1)
+def _cuda_status() -> tuple[bool, str]:
+    """Return ``cuda_status()`` (cached: the trial runs once)."""
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         return False, "NUMBA_ENABLE_CUDASIM=1 (the simulator is for tests, not for work)"
-    if not cuda.is_available():
-        return False, "numba finds no CUDA GPU or driver"
+    quiet_numba()
+    try:
+        from ..kernels.gpu import cuda
+
+        quiet_numba()  # numba.cuda's own warning classes, now imported
+        if not cuda.is_available():
+            return False, "numba finds no CUDA GPU or driver"
+    except Exception as e:
+        return False, f"numba.cuda does not work here ({_said(e)})"
     try:
         import cupy  # noqa: F401
     except ImportError:
-        return False, "a GPU is present but CuPy is not installed (pip install 'gpusolve[cuda]')"
-    return True, "a CUDA GPU and CuPy are present"
+        return False, f"a GPU is present but CuPy is not installed (pip install {CUDA_EXTRAS})"
+    except Exception as e:
+        return False, f"CuPy does not import ({_said(e)})"
+    try:
+        CudaBackend().trial()
+    except Exception as e:
+        return False, f"the GPU could not compile and run a trial kernel ({_said(e)}){_hint(e)}"
+    return True, "a CUDA GPU and CuPy are present, and a trial kernel ran on the GPU"
+
+
+CUDA_EXTRAS = "'gpusolve[cuda13]' for CUDA 13 drivers, 'gpusolve[cuda12]' for CUDA 12"
+"""What installs the GPU's libraries (pyproject.toml's extras)."""
+
+
+def _said(error: Exception) -> str:
+    """Return an exception as one short line: its type and the first line of its message."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _hint(error: Exception) -> str:
+    """Return what to do about a failed trial, where the cause is known ('' otherwise)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    text = str(error).lower()
+    try:
+        compiler = f"numba-cuda {version('numba-cuda')}"
+    except PackageNotFoundError:
+        compiler = "numba-cuda"
+    if "row_stack" in text or (isinstance(error, AttributeError) and "numpy" in text):
+        return f": {compiler} cannot compile with numpy {np.__version__}; pip install 'numpy<2.5'"
+    libraries = ("nvvm", "nvrtc", "nvjitlink")
+    if any(name in text for name in libraries) or type(error).__name__ == "DynamicLibNotFoundError":
+        return f": {compiler} misses CUDA's compiler libraries (NVVM, NVRTC); pip install {CUDA_EXTRAS}"
+    return ""
+
+
+def quiet_numba() -> None:
+    """Keep numba's warnings (e.g. 'Grid size 1 will likely result in GPU under-utilization')
+    off the user's terminal: the backend chooses launches, the user cannot act on them. By
+    category, so the library's own notes raised inside numba's compile events still show."""
+    import sys
+
+    for name in WARNING_MODULES:
+        if name in sys.modules and hasattr(sys.modules[name], "NumbaWarning"):
+            warnings.filterwarnings("ignore", category=sys.modules[name].NumbaWarning)
+
+
+WARNING_MODULES = ("numba.core.errors", "numba.cuda.core.errors", "numba_cuda_mlir.numba_cuda.core.errors")
+"""Where numba, numba-cuda and numba-cuda-mlir define their warnings (filtered once imported)."""
 
 
 def stats_dtype(columns: np.ndarray, most: int) -> np.dtype:
@@ -74,6 +143,10 @@ class Backend:
 
     def offloads(self, answers: int, n_patterns: int) -> bool:
         """Return whether a reply-statistics call over ``answers`` answers in all runs on a GPU."""
+        return False
+
+    def on_gpu(self) -> bool:
+        """Return whether this backend's work runs on a GPU."""
         return False
 
     def set_stats(self, codes: np.ndarray, rows: np.ndarray, members: np.ndarray, n_patterns: int,
@@ -127,6 +200,18 @@ class CpuBackend(Backend):
                              numba.get_num_threads())
         return out
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return the second-pass bound of every unit (``kernels.second_pass_cpu.second_pass``;
+        ``tmat``, the answer-major matrix, serves the GPU twin)."""
+        from ..kernels import second_pass_cpu
+
+        out = np.empty(len(units), np.int64)
+        second_pass_cpu.second_pass(np.ascontiguousarray(codes), answer_rows, perm, units, rows, solved,
+                                    n_patterns, left, branches, members_only, out)
+        return out
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``."""
@@ -149,32 +234,112 @@ class CudaBackend(Backend):
     arguments copied to the device, ``resident`` keeps the pattern matrix on the device,
     ``empty`` / ``to_host`` allocate and read back outputs. ``min_answers`` (default
     ``config.GPU_MIN_ANSWERS``) is the least work a reply-statistics call sends to the GPU.
+
+    Nothing touches the GPU until a call would run there: ``on_gpu`` then checks, once, that it
+    can (``cuda_status``). ``explicit`` (the user asked for cuda): if it cannot, a one-line
+    error; otherwise (``auto``) a note, and every call runs on the CPU from then on. The same
+    for a call that needs more device memory than is free (``room``).
     """
 
     name: str = "cuda"
     min_answers: int | None = None
-    _resident: tuple = field(default=(None, None), repr=False)
+    explicit: bool = True
+    _resident: dict = field(default_factory=dict, repr=False)
+    _usable: bool | None = field(default=None, repr=False)
+    _noted: set = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
-        self.xp = _device_array_module()
         self.cpu = CpuBackend()
+
+    @property
+    def xp(self):
+        """Return the device-array module (made on first use: CuPy is imported then)."""
+        if "_xp" not in self.__dict__:
+            self.__dict__["_xp"] = _device_array_module()
+            quiet_numba()  # numba.cuda's warning classes, imported by now
+        return self.__dict__["_xp"]
+
+    def on_gpu(self) -> bool:
+        """Return whether work runs on the GPU: checked on the first call (``cuda_status``; the
+        simulator always runs). Raise the reason where the GPU was asked for and cannot run;
+        else say it in a note and run on the CPU from now on."""
+        with _STATUS_LOCK:
+            if self._usable is None:
+                simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+                usable, reason = (True, "") if simulated else cuda_status()
+                if not usable:
+                    if self.explicit:
+                        raise GpusolveError(f"the cuda backend is not available: {reason}; use --backend cpu")
+                    warnings.warn(Note(f"running on the CPU: {reason}"), stacklevel=2)
+                    self.name = "cpu"
+                self._usable = usable
+        return self._usable
+
+    def free_memory(self) -> int | None:
+        """Return the bytes of device memory free for new arrays (None where unknown)."""
+        return self.xp.free_memory()
+
+    def short_of(self, need: int) -> int | None:
+        """Return the free device memory when ``need`` bytes exceed it, else None (needs under
+        ``CHECKED_BYTES`` are not checked: an allocation that small fails as MemoryError)."""
+        free = self.free_memory() if need >= CHECKED_BYTES else None
+        return free if free is not None and need > free else None
+
+    def room(self, need: int, what: str) -> bool:
+        """Return whether ``need`` bytes for ``what`` fit in the device's free memory; if not,
+        raise a one-line error where the GPU was asked for, else note that the CPU does it."""
+        free = self.short_of(need)
+        if free is None:
+            return True
+        said = (f"{what} needs {mib(need)} of GPU memory, more than the {mib(free)} free on "
+                f"the GPU")
+        if self.explicit:
+            raise GpusolveError(f"{said}; use --backend cpu, or shorter word lists")
+        if what not in self._noted:
+            self._noted.add(what)
+            warnings.warn(Note(f"{said}: it runs on the CPU"), stacklevel=2)
+        return False
+
+    def trial(self) -> None:
+        """Compile and run the trial kernel (``kernels.trial_cuda``) and check what it counted;
+        raise on any failure."""
+        from ..kernels import trial_cuda
+
+        values = np.arange(1000, dtype=np.int64) * 7
+        out = self.to_device(np.zeros(trial_cuda.BINS, np.int64))
+        self.launch(trial_cuda.histogram, 2, values, out)
+        if not np.array_equal(self.to_host(out), np.bincount(values % trial_cuda.BINS)):
+            raise RuntimeError("the trial kernel counted wrong")
 
     def to_device(self, array: np.ndarray):
         """Return a device copy of ``array``."""
+        self._fits(array.nbytes, array.shape, array.dtype)
         return self.xp.to_device(array)
 
     def resident(self, array: np.ndarray):
         """Return a device copy of ``array`` kept while the same array is passed (the pattern
-        matrix: copied once, not per launch); the array must not change meanwhile."""
-        host, device = self._resident
-        if host is not array:
-            device = self.xp.to_device(array)
-            self._resident = (array, device)
-        return device
+        matrix and its transpose: copied once, not per launch); the array must not change
+        meanwhile. A few arrays are kept; a new one beyond them replaces them all."""
+        held = self._resident.get(id(array))
+        if held is None or held[0] is not array:
+            if len(self._resident) >= RESIDENT_ARRAYS:
+                self._resident.clear()
+            held = (array, self.to_device(array))
+            self._resident[id(array)] = held
+        return held[1]
 
     def empty(self, shape, dtype):
         """Return an uninitialised device array."""
+        self._fits(int(np.prod(shape)) * np.dtype(dtype).itemsize, shape, dtype)
         return self.xp.empty(shape, dtype)
+
+    def _fits(self, need: int, shape, dtype) -> None:
+        """Raise a one-line error unless a device array of ``need`` bytes fits in free memory."""
+        free = self.short_of(need)
+        if free is not None:
+            shape = " x ".join(f"{n:,}" for n in np.atleast_1d(shape))
+            raise GpusolveError(f"a {shape} array of {np.dtype(dtype)} needs {mib(need)} of GPU memory, "
+                                f"more than the {mib(free)} free on the GPU; use --backend cpu")
 
     def to_host(self, array) -> np.ndarray:
         """Return a host copy of a device array."""
@@ -197,16 +362,34 @@ class CudaBackend(Backend):
         threads = config.THREADS_PER_BLOCK if threads is None else threads
         kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
 
-    def offloads(self, answers: int, n_patterns: int) -> bool:
-        """Return whether a reply-statistics call over ``answers`` answers in all runs on the GPU."""
+    def offloads(self, answers: int, n_patterns: int, cells: int | None = None) -> bool:
+        """Return whether a call over ``answers`` answers in all runs on the GPU: enough answers
+        for its blocks and, while nothing has run on the GPU in this process, enough work
+        (``cells``: reply cells it reads) to pay for starting it (``config.GPU_START_CELLS``);
+        then the GPU's check (``on_gpu``)."""
         from ..kernels import config
 
         least = config.GPU_MIN_ANSWERS if self.min_answers is None else self.min_answers
-        return answers >= least and n_patterns <= config.MAX_PATTERNS
+        if answers < least or n_patterns > config.MAX_PATTERNS:
+            return False
+        cold = self._usable is None and self.min_answers is None
+        if cold and cells is not None and cells < config.GPU_START_CELLS:
+            return False
+        return self.on_gpu()
+
+    def holds(self, array: np.ndarray) -> bool:
+        """Return whether a device copy of ``array`` is kept (``resident``)."""
+        held = self._resident.get(id(array))
+        return held is not None and held[0] is array
 
     def pattern_matrix(self, kind: int, guesses: np.ndarray, answers: np.ndarray,
                        colours: int, dtype: np.dtype) -> np.ndarray:
-        """Return the (guesses x answers) reply-code matrix, built on the GPU."""
+        """Return the (guesses x answers) reply-code matrix, built on the GPU where it pays
+        (``offloads``) and fits."""
+        need = len(guesses) * len(answers) * np.dtype(dtype).itemsize + guesses.nbytes + answers.nbytes
+        cells = len(guesses) * len(answers)
+        if not (self.offloads(len(answers), 0, cells) and self.room(need, "the pattern matrix")):
+            return self.cpu.pattern_matrix(kind, guesses, answers, colours, dtype)
         from ..kernels import config
         from ..kernels import patterns_cuda as cuda
 
@@ -220,12 +403,17 @@ class CudaBackend(Backend):
                     n_patterns: int, solved: int, columns) -> np.ndarray:
         """Return ``CpuBackend.reply_stats``'s table: one launch of the histogram kernel when the
         call ``offloads``, the CPU twin otherwise."""
+        cells = len(rows) * len(flat)
+        if not self.offloads(len(flat), n_patterns, cells) or not len(rows) or len(starts) < 2:
+            return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
         from ..kernels import histogram_cuda
 
-        if not self.offloads(len(flat), n_patterns) or not len(rows) or len(starts) < 2:
-            return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
-        out = self.empty((len(starts) - 1, len(rows), len(columns)), dtype)
+        shape = (len(starts) - 1, len(rows), len(columns))
+        need = int(np.prod(shape)) * dtype.itemsize + codes.nbytes * (not self.holds(codes))
+        if not self.room(need, "a table of reply statistics"):
+            return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
+        out = self.empty(shape, dtype)
         blocks = self.blocks((len(starts) - 1) * len(rows))
         self.launch(histogram_cuda.reply_stats, blocks, self.resident(codes), rows, flat, starts,
                     n_patterns, solved, *stats_tables(most), columns, out)
@@ -234,6 +422,8 @@ class CudaBackend(Backend):
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
                        moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return ``CpuBackend.hard_mode_mask``, one GPU thread per guess."""
+        if not self.on_gpu():
+            return self.cpu.hard_mode_mask(kind, length, colours, letters, counts, moves_g, moves_p, rows)
         from ..kernels import hardmode_cuda
 
         out = self.empty(len(rows), np.uint8)
@@ -241,9 +431,30 @@ class CudaBackend(Backend):
                     letters, counts, moves_g, moves_p, rows, out)
         return self.to_host(out)
 
+    def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
+                    units: np.ndarray, rows: np.ndarray, solved: int, n_patterns: int, left: int,
+                    branches: int, members_only: bool) -> np.ndarray:
+        """Return ``CpuBackend.second_pass``: one launch, a block per bucket, the answer-major
+        matrix ``tmat`` kept on the device beside the guess-major one (on the CPU if the GPU
+        cannot run or hold them)."""
+        need = (codes.nbytes * (not self.holds(codes)) + tmat.nbytes * (not self.holds(tmat))
+                + perm.nbytes + units.nbytes + rows.nbytes)
+        if not (self.on_gpu() and self.room(need, "the second-pass bounds")):
+            return self.cpu.second_pass(codes, tmat, answer_rows, perm, units, rows, solved, n_patterns, left,
+                                        branches, members_only)
+        from ..kernels import second_pass_cuda
+
+        out = self.empty(len(units), np.int64)
+        self.launch(second_pass_cuda.second_pass, self.blocks(len(units)), self.resident(codes),
+                    self.resident(tmat), answer_rows, perm, units, rows, solved, left, branches, members_only,
+                    out)
+        return self.to_host(out)
+
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
                   cap: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (plays, outcome) arrays of War games ``first .. first + count - 1``, one thread each."""
+        if not self.on_gpu():
+            return self.cpu.war_games(key, first, count, ranks, suits, down, cap)
         from ..kernels import war_cuda
 
         lengths = self.empty(count, np.int32)
@@ -252,6 +463,9 @@ class CudaBackend(Backend):
                     suits, down, cap, lengths, outcomes)
         return self.to_host(lengths), self.to_host(outcomes)
 
+
+RESIDENT_ARRAYS = 4
+"""Host arrays a CUDA backend keeps device copies of at once (``CudaBackend.resident``)."""
 
 class _CupyArrays:
     """Device memory through CuPy."""
@@ -265,17 +479,22 @@ class _CupyArrays:
         return self.cupy.empty(shape, dtype=dtype)
 
     def to_device(self, array: np.ndarray):
-        return self.cupy.asarray(array)
+        return self.cupy.asarray(np.ascontiguousarray(array))
 
     def to_host(self, array) -> np.ndarray:
         return self.cupy.asnumpy(array)
+
+    def free_memory(self) -> int:
+        """Return the device's free bytes, with what CuPy's pool holds unused."""
+        free, _ = self.cupy.cuda.runtime.memGetInfo()
+        return int(free) + int(self.cupy.get_default_memory_pool().free_bytes())
 
 
 class _NumbaArrays:
     """Device memory through numba.cuda: the CUDA simulator's stand-in for CuPy in tests."""
 
     def __init__(self) -> None:
-        from numba import cuda
+        from ..kernels.gpu import cuda
 
         self.cuda = cuda
 
@@ -287,6 +506,10 @@ class _NumbaArrays:
 
     def to_host(self, array) -> np.ndarray:
         return array.copy_to_host()
+
+    def free_memory(self) -> None:
+        """Return None: the simulator's memory is the host's."""
+        return None
 
 
 def _device_array_module():
@@ -321,27 +544,28 @@ def note_compiling() -> None:
 
 
 def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
-    """Return the backend named (or from $GPUSOLVE_BACKEND, default ``auto``)."""
+    """Return the backend named (or from $GPUSOLVE_BACKEND, default ``auto``): ``cuda`` is checked
+    now (one error if it cannot run); ``auto`` is CUDA where CuPy is installed, checked when a call
+    would first run on the GPU (the CPU, with a note, if it cannot)."""
     name = (name or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
     if name not in BACKENDS:
         raise GpusolveError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
     note_compiling()
+    quiet_numba()
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
-    if name == "cpu" or (name == "auto" and not simulated and find_spec("cupy") is None):
+    if name == "cpu" or (name == "auto" and (simulated or find_spec("cupy") is None)):
         return CpuBackend()  # without CuPy, auto is the CPU: numba.cuda (slow to import) stays out
-    usable, reason = cuda_status()
-    if name == "cuda" and not (usable or simulated):
-        raise GpusolveError(f"the cuda backend is not available: {reason}")
-    if name == "cuda" or usable:
-        return CudaBackend()
-    return CpuBackend()
+    backend = CudaBackend(explicit=name == "cuda")
+    if backend.explicit:
+        backend.on_gpu()
+    return backend
 
 
 def device_info() -> dict | None:
     """Return the current CUDA device's name, compute capability and memory, or None."""
     if not cuda_status()[0]:
         return None
-    from numba import cuda
+    from ..kernels.gpu import cuda
 
     device = cuda.get_current_device()
     free, total = cuda.current_context().get_memory_info()

@@ -3,9 +3,11 @@ checked on load (a corrupt, truncated or mismatched file is rebuilt, never trust
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -15,6 +17,7 @@ import numpy as np
 import platformdirs
 
 from .errors import Note
+from .limits import mib
 
 MAGIC = b"GPUSOLVE-ARRAY-1\n"
 HEADER_SIZE = 512
@@ -138,6 +141,7 @@ def cached_array(name: str, key: str, build: Callable[[], np.ndarray]
     problems = []
     for folder in filter(None, folders):
         try:
+            _check_room(folder, array.nbytes)
             save_array(folder / path.name, key, array)
         except OSError as e:
             problems.append(f"{folder} ({e.strerror or e})")
@@ -151,6 +155,20 @@ def cached_array(name: str, key: str, build: Callable[[], np.ndarray]
     warnings.warn(Note(f"nothing cached: cannot write {' or '.join(problems)} (set $GPUSOLVE_CACHE_DIR)"),
                   stacklevel=2)
     return array, None, False
+
+
+ROOM = 1 << 26
+"""Disk space a cached array leaves free (a large matrix is not cached onto a nearly full disk)."""
+
+
+def _check_room(folder: Path, size: int) -> None:
+    """Raise ENOSPC unless the disk of ``folder`` holds ``size`` more bytes and ``ROOM`` to spare."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    free = shutil.disk_usage(folder).free
+    if free < size + ROOM:
+        raise OSError(errno.ENOSPC, f"{mib(free)} free on its disk, {mib(size)} needed and {mib(ROOM)} to "
+                      "spare")
 
 
 def _writable(folder: Path) -> bool:

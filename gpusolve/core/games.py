@@ -233,8 +233,10 @@ class Game:
             codes.discard(self.solved - 3 ** (self.length - 1 - k))
         return frozenset(codes)
 
-    def parse_word(self, text: str, words: tuple[Word, ...] | frozenset[Word]) -> Word:
-        """Return ``text`` as a word of this game that is in ``words``, or raise a one-line error.
+    def parse_word(self, text: str, words: tuple[Word, ...] | frozenset[Word], listed: str = "guess list"
+                   ) -> Word:
+        """Return ``text`` as a word of this game that is in ``words`` (the ``listed``), or raise a
+        one-line error.
 
         In Jotto only letters count and the lists keep one word per set of letters: another
         word of the same letters is taken as the listed one (with a note saying so)."""
@@ -250,7 +252,7 @@ class Game:
                 warnings.warn(Note(f"{word} is played as {stand_in}: Jotto counts letters only, and its "
                                    "list keeps one word per set of letters"), stacklevel=2)
                 return stand_in
-        raise GpusolveError(f"unknown word {word}: not in the guess list")
+        raise GpusolveError(f"unknown word {word}: not in the {listed}")
 
     def encode(self, words: tuple[Word, ...]) -> np.ndarray:
         """Return the words as a (n, length) uint8 array of symbol indices, for the kernels."""

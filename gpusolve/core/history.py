@@ -24,6 +24,57 @@ def parse_history(pm: PatternMatrix, text: str) -> list[Move]:
     return moves
 
 
+def read_position(pm: PatternMatrix, text: str | None, mode: str = "normal") -> list[Move]:
+    """Return the moves of a ``--state`` (empty: the opening), each checked: known guess,
+    well-formed reply, some answer left, no move after the one that won, allowed by ``mode``."""
+    moves = parse_history(pm, text or "")
+    remaining_answers(pm, moves)
+    for number, (_, reply) in enumerate(moves[:-1], 1):
+        if reply == pm.game.solved:
+            raise GpusolveError(f"move {number} ({moves[number - 1][0]}) won the game: no move follows it")
+    problem = mode_problem(pm, moves, mode)
+    if problem:
+        raise GpusolveError(f"{problem}; give the moves of a {mode}-mode game or another --mode")
+    return moves
+
+
+def mode_problem(pm: PatternMatrix, moves: list[Move], mode: str) -> str | None:
+    """Return why ``mode`` would not have allowed one of ``moves`` (naming the move), or None."""
+    from .modes import hard_mode_problem
+
+    for number, (word, _) in enumerate(moves, 1):
+        if mode == "hard":
+            problem = hard_mode_problem(pm.game, word, moves[:number - 1])
+            if problem:
+                return f"move {number}: {problem}"
+        elif mode == "consistent":
+            possible = pm.answer_rows[remaining_answers(pm, moves[:number - 1])]
+            if pm.guess_index[word] not in set(possible.tolist()):
+                return f"move {number}: {word} is not a possible answer there (consistent mode)"
+    return None
+
+
+def allowed_rows(pm: PatternMatrix, moves: list[Move], mode: str) -> np.ndarray:
+    """Return the guess rows ``mode`` allows after ``moves`` (normal: every guess)."""
+    if mode == "consistent":
+        return pm.answer_rows[remaining_answers(pm, moves)]
+    if mode == "hard" and moves:
+        return pm.hard_mode_rows(moves)
+    return np.arange(pm.shape[0])
+
+
+def won(pm: PatternMatrix, moves: list[Move]) -> bool:
+    """Return whether the last move won the game (its reply is the solved one)."""
+    return bool(moves) and moves[-1][1] == pm.game.solved
+
+
+def refuse_won(pm: PatternMatrix, moves: list[Move], what: str) -> None:
+    """Raise a one-line error if the moves already won the game (nothing is left to ``what``)."""
+    if won(pm, moves):
+        raise GpusolveError(f"the game is already won: {moves[-1][0]} (move {len(moves)}) is the answer; "
+                            f"nothing is left to {what}")
+
+
 def _items(pm: PatternMatrix, text: str) -> list[str]:
     """Return the ``GUESS:REPLY`` items of a history; a Mastermind reply may itself hold a comma
     (``1122:2,1``), so there a bare number continues the item before it."""
@@ -53,8 +104,6 @@ def remaining_answers(pm: PatternMatrix, moves: list[Move]) -> np.ndarray:
 def stored_moves(pm: PatternMatrix, items: object, mode: str = "normal") -> list[Move]:
     """Return the moves a tree file starts from (its ``moves``: [[GUESS, REPLY], ...]), each
     checked: known guess, well-formed reply, allowed by ``mode``, some answer left, not solved."""
-    from .modes import hard_mode_problem
-
     if items is None:
         return []
     pairs = isinstance(items, list) and all(
@@ -69,10 +118,10 @@ def stored_moves(pm: PatternMatrix, items: object, mode: str = "normal") -> list
             raise GpusolveError(f"malformed tree file: move {number}: {e}") from None
         if moves and moves[-1][1] == pm.game.solved:
             raise GpusolveError(f"malformed tree file: move {number - 1} solved the game; no move follows")
-        problem = hard_mode_problem(pm.game, move[0], moves) if mode == "hard" else None
-        if problem:
-            raise GpusolveError(f"malformed tree file: move {number}: {problem}")
         moves.append(move)
+    problem = mode_problem(pm, moves, "hard") if mode == "hard" else None
+    if problem:
+        raise GpusolveError(f"malformed tree file: {problem}")
     if moves and moves[-1][1] == pm.game.solved:
         raise GpusolveError("malformed tree file: its moves solve the game; no tree follows")
     try:

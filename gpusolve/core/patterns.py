@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -11,8 +13,9 @@ import numpy as np
 
 from .backend import CpuBackend, CudaBackend, get_backend
 from .cache import cached_array, content_key
+from .errors import Note
 from .games import Game, make_game, matrix_bytes
-from .limits import check_memory
+from .limits import check_memory, mib
 from .words import Word
 
 
@@ -95,19 +98,69 @@ def pattern_dtype(game: Game) -> np.dtype:
     return np.dtype(np.uint8 if game.n_patterns <= 256 else np.uint16)
 
 
+BUILD_CHUNK = 1 << 25
+"""Reply codes per kernel call when a large matrix is built in slices of guess rows (about a
+second's work on a few cores), so that its progress can be shown and its time foretold."""
+
+NOTE_SECONDS = 10.0
+"""A build foreseen to take longer than this is announced with a ``note:`` saying how long."""
+
+OnRows = Callable[[int, int], None]
+"""Hears of a matrix build's progress: (guess rows done, guess rows in all)."""
+
+
 def build_codes(game: Game, guesses: tuple[Word, ...], answers: tuple[Word, ...],
-                backend: CpuBackend | CudaBackend) -> np.ndarray:
-    """Return the reply-code matrix computed by ``backend``'s kernel (no cache)."""
-    return backend.pattern_matrix(
-        game.kind, game.encode(guesses), game.encode(answers), game.colours, pattern_dtype(game)
-    )
+                backend: CpuBackend | CudaBackend, progress: OnRows | None = None) -> np.ndarray:
+    """Return the reply-code matrix computed by ``backend``'s kernel (no cache); a large one is
+    built in slices of guess rows, its time foretold in a note from the pace of the first slices
+    and its progress told to ``progress``."""
+    letters, targets, dtype = game.encode(guesses), game.encode(answers), pattern_dtype(game)
+    n, rows = len(guesses), max(1, BUILD_CHUNK // max(len(answers), 1))
+    if n <= rows:
+        return backend.pattern_matrix(game.kind, letters, targets, game.colours, dtype)
+    out = np.empty((n, len(answers)), dtype)
+    for first in range(0, n, rows):
+        began = time.perf_counter()
+        out[first:first + rows] = backend.pattern_matrix(game.kind, letters[first:first + rows], targets,
+                                                         game.colours, dtype)
+        done = min(n, first + rows)
+        if first == rows:  # at the pace of the second slice (the first may include compiling the kernel)
+            _foretell((time.perf_counter() - began) * (n - done) / (done - first), out)
+        if progress:
+            progress(done, n)
+    return out
+
+
+def _foretell(seconds: float, out: np.ndarray) -> None:
+    """Say in a note how much longer a long build of the matrix ``out`` takes."""
+    if seconds > NOTE_SECONDS:
+        g, a = out.shape
+        warnings.warn(Note(f"building the pattern matrix of {g:,} guesses x {a:,} answers "
+                           f"({mib(out.nbytes)}) takes about {duration(seconds)} more; it is cached for the "
+                           "next time"), stacklevel=3)
+
+
+def duration(seconds: float) -> str:
+    """Return a time span as a short text: '40 s', '12 min', '3.5 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def list_sizes(game: Game, guesses: str | None, answers: str | None, jotto_order: str = "sorted"
+               ) -> tuple[int, int]:
+    """Return how many guesses and answers the lists hold (read and checked, nothing built)."""
+    guess_list, answer_list = game.word_lists(guesses, answers, jotto_order)
+    return len(guess_list), len(answer_list)
 
 
 def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers: str | None = None,
                    backend: str | None = None, use_cache: bool = True,
-                   jotto_order: str = "sorted") -> PatternMatrix:
+                   jotto_order: str = "sorted", progress: OnRows | None = None) -> PatternMatrix:
     """Return the pattern matrix for a game and word lists (names or paths), cached on disk
-    (``jotto_order``: see ``Game.word_lists``)."""
+    (``jotto_order``: see ``Game.word_lists``; ``progress`` hears of a long build)."""
     game = game or make_game()
     guess_list, answer_list = game.word_lists(guesses, answers, jotto_order)
     check_memory(matrix_bytes(game, len(guess_list), len(answer_list)),
@@ -115,11 +168,10 @@ def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers
                  "use shorter word lists")
     engine = get_backend(backend)
     start = time.perf_counter()
+    build = lambda: build_codes(game, guess_list, answer_list, engine, progress)  # noqa: E731
     if use_cache:
-        key = content_key(game, guess_list, answer_list)
-        build = lambda: build_codes(game, guess_list, answer_list, engine)  # noqa: E731
-        codes, path, hit = cached_array("patterns", key, build)
+        codes, path, hit = cached_array("patterns", content_key(game, guess_list, answer_list), build)
     else:
-        codes, path, hit = build_codes(game, guess_list, answer_list, engine), None, False
+        codes, path, hit = build(), None, False
     seconds = time.perf_counter() - start
     return PatternMatrix(game, guess_list, answer_list, codes, engine, seconds, path, hit)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -67,13 +69,24 @@ def read_words(spec: str, alphabet: str) -> tuple[Word, ...]:
             names = ", ".join(BUNDLED)
             raise GpusolveError(f"word list {spec!r} is neither a bundled list ({names}) nor a file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no word
         except UnicodeDecodeError:
             raise GpusolveError(f"word list {spec} is not a text file (not UTF-8)") from None
         except OSError as e:
             raise GpusolveError(f"cannot read word list {spec}: {e.strerror or e}") from None
         source = str(path)
     return parse_words(text, source, alphabet)
+
+
+def refuse_device(path: str | Path, what: str) -> None:
+    """Raise a one-line error if ``path`` is a device (``/dev/zero`` would be read for ever): a
+    file or a pipe (``/dev/stdin`` fed by one) is read, a device is not."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # reading it says what is wrong
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise GpusolveError(f"{what} {path} is a device, not a file")
 
 
 def parse_words(text: str, source: str, alphabet: str) -> tuple[Word, ...]:
@@ -115,3 +128,10 @@ def shorten(words: list[str], most: int = 5) -> str:
     """Return the first few words joined, with a count of the rest."""
     more = f" and {len(words) - most} more" if len(words) > most else ""
     return " ".join(words[:most]) + more
+
+
+def counted(n: int, noun: str) -> str:
+    """Return a count with its noun, singular or plural: '1 answer', '2,309 answers', '2 guesses'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"

@@ -3,7 +3,8 @@ the answers left ranked by how common they are (seed 004's "bullshit detector").
 
 Skill compares the expected number of answers left by the guess played with the best guess's
 (100% = as good as the best). Luck is the share of the answers then possible that would have
-left more answers than the reply did (ties count half): 100% = the best possible reply.
+left more answers than the reply did (ties count half): 100% = the best possible reply; none
+where the reply was the only one possible. With one answer left the best guess is that answer.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class MoveReport:
     best: Word
     best_expected: float
     skill: float
-    luck: float
+    luck: float | None
+    """None where the reply was the only one possible: no luck in it."""
 
     def as_dict(self, game) -> dict:
         """Return the move as a JSON-ready dict."""
@@ -41,7 +43,7 @@ class MoveReport:
                 "answers_before": self.before, "answers_after": self.after,
                 "expected_left": round(self.expected, 4), "best": self.best,
                 "best_expected_left": round(self.best_expected, 4), "skill": round(self.skill, 4),
-                "luck": round(self.luck, 4)}
+                "luck": None if self.luck is None else round(self.luck, 4)}
 
 
 def judge_move(pm: PatternMatrix, alive: np.ndarray, number: int, move: Move) -> MoveReport:
@@ -51,16 +53,28 @@ def judge_move(pm: PatternMatrix, alive: np.ndarray, number: int, move: Move) ->
     n = len(alive)
     played = partition_table(pm, alive, np.array([row]))[0]
     expected = played[SUM_SQUARES] / n
-    best = rank_guesses(pm, "expectation", alive)[0]
+    best = _best_guess(pm, alive)
     codes = pm.codes[row, alive]
     sizes = np.bincount(codes, minlength=pm.game.n_patterns)[codes]
     after = int(np.sum(codes == reply))
     if reply == pm.game.solved:
         after = 0
     sizes = np.where(codes == pm.game.solved, 0, sizes)
-    luck = (np.sum(sizes > after) + 0.5 * np.sum(sizes == after)) / n
+    luck = None  # one reply possible: no luck in it
+    if len(np.unique(codes)) > 1:
+        luck = (np.sum(sizes > after) + 0.5 * np.sum(sizes == after)) / n
     return MoveReport(number, word, reply, n, after, float(expected), best.word, float(best.expectation),
-                      float(best.expectation / expected) if expected else 1.0, float(luck))
+                      float(best.expectation / expected) if expected else 1.0,
+                      None if luck is None else float(luck))
+
+
+def _best_guess(pm: PatternMatrix, alive: np.ndarray):
+    """Return the metrics of the guess leaving the fewest answers expected; among equals one that
+    may be the answer (with one answer left: that answer)."""
+    ranked = rank_guesses(pm, "expectation", alive)
+    possible = {pm.answers[a] for a in alive}
+    equal = (s for s in ranked if s.expectation == ranked[0].expectation)
+    return next((s for s in equal if s.word in possible), ranked[0])
 
 
 def analyze_game(pm: PatternMatrix, moves: list[Move]) -> tuple[list[MoveReport], np.ndarray]:

@@ -1,8 +1,9 @@
 """The solving assistant: the moves played so far, the answers they leave, and the next guess.
 
-The best next guess is exact (``gpusolve.search.optimal``) where the position is small,
-trivially exact with one or two answers left, and otherwise greedy by a partition metric
-(``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a prior).
+The opening guess is the opener proven best on the lists in use where one is known
+(``gpusolve.play.openers``). The best next guess is exact (``gpusolve.search.optimal``) where
+the position is small, trivially exact with one or two answers left, and otherwise greedy by a
+partition metric (``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a prior).
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import numpy as np
 
 from ..core.errors import GpusolveError
 from ..core.games import JOTTO, anagram_class
-from ..core.history import Move, remaining_answers
+from ..core.history import Move, allowed_rows, remaining_answers
 from ..core.modes import check_mode, hard_mode_problem
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..search.metrics import canonical_metric, rank_guesses
 from ..search.prior import answer_weights, check_prior, rank_weighted
+from .openers import proven_opener
 
 EXACT_MAX = 60
 """Positions with at most this many answers are solved exactly (``gpusolve.search.optimal``)."""
@@ -104,14 +106,9 @@ class Assistant:
             raise GpusolveError("nothing to undo")
         return self.moves.pop()
 
-    def candidates(self, alive: np.ndarray) -> np.ndarray:
+    def candidates(self) -> np.ndarray:
         """Return the guess rows the mode allows now."""
-        pm = self.pm
-        if self.mode == "consistent":
-            return pm.answer_rows[alive]
-        if self.mode == "hard" and self.moves:
-            return pm.hard_mode_rows(self.moves)
-        return np.arange(pm.shape[0])
+        return allowed_rows(self.pm, self.moves, self.mode)
 
     def advice(self) -> Advice:
         """Return the remaining answers, the best next guess (and how it was found), alternatives."""
@@ -128,12 +125,14 @@ class Assistant:
         if len(alive) <= 2:
             return Advice(words, "exact", words[0],
                           [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words])
-        rows = self.candidates(alive)
+        rows = self.candidates()
+        opener = proven_opener(pm, self.mode) if not self.moves and self.weights is None else None
+        if opener is not None:
+            return Advice(words, opener.says(), opener.word, self._alternatives(alive, rows))
         if self.exact and len(alive) <= EXACT_MAX:
             guess, mean = _exact_guess(pm, alive, self.moves, self.mode)
             if guess:
-                how = "exact (gpusolve.search.optimal" + (
-                    f": {mean:.3f} more guesses on average)" if mean else ")")
+                how = "exact" + (f": {mean:.3f} more guesses on average" if mean else "")
                 return Advice(words, how, guess, self._alternatives(alive, rows))
         alternatives = self._alternatives(alive, rows)
         how = f"greedy by {self.metric}" + (f", {self.prior} prior" if self.weights is not None else "")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.errors import GpusolveError
+from ..core.games import Game
 from ..core.patterns import PatternMatrix
 from ..core.trees import Summary, Tree, summary_of
 from ..core.words import Word
@@ -29,7 +30,7 @@ class Turn:
     remaining: int
 
 
-def tree_guesser(tree: Tree, start: Sequence[Move] = ()) -> Guesser:
+def tree_guesser(tree: Tree, game: Game, start: Sequence[Move] = ()) -> Guesser:
     """Return a guesser that follows ``tree`` (one-line error where the tree has no branch); a
     tree built from a position plays that position's moves (``start``) first."""
     start = list(start)
@@ -40,7 +41,8 @@ def tree_guesser(tree: Tree, start: Sequence[Move] = ()) -> Guesser:
         t = tree
         for word, reply in moves[len(start):]:
             if isinstance(t, str) or reply not in t.branches:
-                raise GpusolveError(f"the tree has no branch for reply {reply} to {word}")
+                raise GpusolveError(f"the tree has no branch for the reply {game.format_reply(reply)} to "
+                                    f"{word}: it was not built for these word lists")
             t = t.branches[reply]
         return t if isinstance(t, str) else t.guess
 

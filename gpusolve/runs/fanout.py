@@ -20,6 +20,7 @@ are never sent out again, so a resumed run computes only what is missing.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -33,8 +34,9 @@ from dataclasses import dataclass, field
 from ..core.errors import GpusolveError
 from ..core.interrupt import StopOnInterrupt
 from ..core.words import Word
+from ..search.memo import Entries
 from .runstore import RunStore
-from .subproblems import PER_UNIT, STORE_MAX, Entries, Subproblems
+from .subproblems import PER_UNIT, STORE_MAX, Subproblems
 from .units import UNITS, Job, matrix_for
 
 SHARE_PARTS = 32
@@ -45,6 +47,13 @@ RETRIES = 3
 
 CONNECT_TIMEOUT = "20s"
 """How long to try reaching a --scheduler before giving up."""
+
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+"""The address schemes of a Dask scheduler (``tcp://`` when none is written)."""
+
+CLOSE_TIMEOUT = 30
+"""Seconds to wait for the client and a local cluster to close (after a stop, a busy scheduler
+may not answer: the process ends anyway)."""
 
 OnBatch = Callable[[int, int, list[tuple[Word, int, dict]]], None]
 """Progress callback: (units done, units total, the batch's (word, position, result) rows)."""
@@ -167,8 +176,9 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         chunks = iter(batches(todo, size))
         # Exact searches: a few tasks per worker in flight, each new one carrying the subproblems
         # the finished ones found (scattered as they come, merged into one every SHARE_PARTS), so
-        # later batches on every worker reuse them. Other tasks: all submitted at once.
-        window = max(2, 2 * len(info)) if known is not None else len(todo)
+        # later batches on every worker reuse them. Other tasks: a few more per worker, so that the
+        # scheduler never holds thousands (it would take minutes to hear a stop).
+        window = max(2, (2 if known is not None else 4) * len(info))
         shared: list[Entries] = []  # this run's new entries, on the client
         parts: list = []  # the same, scattered to the cluster
 
@@ -199,6 +209,27 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
             if chunk is not None:
                 running.add(submit(chunk))
     return len(todo)
+
+
+def check_scheduler(address: str) -> str:
+    """Return a Dask scheduler address (``tcp://HOST:PORT``; the scheme may be left out), or raise
+    a one-line error saying what is wrong with it: checked before any connection is tried."""
+    scheme, sep, rest = address.strip().rpartition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    host, colon, port = rest.rpartition(":")
+    problem = None
+    if scheme not in SCHEMES:
+        problem = f"its scheme {scheme}:// is not a Dask one ({', '.join(s + '://' for s in SCHEMES)})"
+    elif not colon or not host.strip("[]"):
+        problem = "it needs a host and a port"
+    elif not port.isdigit() or not 0 < int(port) < 65536:
+        problem = f"its port {port!r} is not a number from 1 to 65535"
+    elif any(c.isspace() or c in "/?#@" for c in host):
+        problem = f"its host {host!r} is not a host name or address"
+    if problem:
+        raise GpusolveError(f"--scheduler {address!r} is not a scheduler address: {problem}; "
+                            "give tcp://HOST:PORT (dask scheduler prints it)")
+    return f"{scheme}://{host}:{port}"
 
 
 def _main_thread() -> bool:
@@ -232,7 +263,7 @@ class _client:
             raise GpusolveError("fan-out needs dask distributed: pip install 'gpusolve[dist]'") from None
         try:
             if self.scheduler:
-                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+                self.client = Client(check_scheduler(self.scheduler), timeout=CONNECT_TIMEOUT)
             else:
                 # the workers start ignoring Ctrl-C (the terminal sends it to them too): this process
                 # stops the run and closes the cluster; their logs (a busy worker that outlives the
@@ -248,7 +279,7 @@ class _client:
                     if main:
                         signal.signal(signal.SIGINT, previous or signal.default_int_handler)
                 self.client = Client(self.cluster)
-        except OSError as e:
+        except (OSError, ValueError, TimeoutError) as e:  # refused, unknown host, timed out, malformed
             self.__exit__()
             where = self.scheduler or "a local cluster"
             raise GpusolveError(f"cannot reach the Dask scheduler at {where}: {e}") from None
@@ -259,9 +290,9 @@ class _client:
         level = quiet.level
         quiet.setLevel(logging.CRITICAL + 1)
         try:
-            if self.client is not None:
-                self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            for part in (self.client, self.cluster):
+                if part is not None:  # one that does not close in time ends with this process
+                    with contextlib.suppress(TimeoutError, OSError, RuntimeError):
+                        part.close(timeout=CLOSE_TIMEOUT)
         finally:
             quiet.setLevel(level)

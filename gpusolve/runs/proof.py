@@ -1,22 +1,33 @@
 """The whole proof: the best first guess over every candidate, as a resumable long run.
 
-Two phases, both recorded in a run directory (``gpusolve.runs.runstore``), so that a run killed
+Three phases, all recorded in a run directory (``gpusolve.runs.runstore``), so that a run killed
 at any moment loses at most the batch or the start word in flight, and a second run with the
 same options picks up where the first stopped:
 
 1. **First pass.** Every candidate's first-pass bound (``gpusolve.search.bounds``), in batches
-   (units ``first-pass:WORD``, results ``{"bound": B}``). Deterministic, so fanned out like any
-   other unit (``gpusolve.runs.fanout``), in this process or on a Dask cluster.
-2. **Search.** The candidates whose bound is below the cutoff, by increasing bound, each searched
+   (units ``first-pass:WORD``, results ``{"bound": B}``), by increasing size bound.
+   Deterministic, so fanned out like any other unit (``gpusolve.runs.fanout``), in this process
+   or on a Dask cluster; batches of thousands where the GPU computes them
+   (``kernels.config.FIRST_PASS_GPU_MIN_STARTS``). After the first batch, the ``keep`` start
+   words of least bound so far are searched exactly (the **seeds**, units ``WORD``): their
+   totals give a cutoff, and every later scan stops once its bound reaches it (a proven
+   ``B >= cutoff`` then).
+2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
+   first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
+   units ``second-pass:WORD``), which refute most of them; the others' searches start from
+   those bucket bounds.
+3. **Search.** The candidates whose bounds are below the cutoff, by increasing bound, each searched
    exactly against the cutoff (units ``WORD``, results as ``gpusolve.runs.units.exact_result``:
    an exact total, or a proven ``>= C``). The cutoff is one more than the ``keep``-th best
    exact total found so far (infinite before that), so every start word as good as the best
    ones gets an exact total and ties are found.
 
-The run ends when every candidate is settled: searched, or its first-pass bound is at least the
-final cutoff. Cutoffs only fall as better totals are found, so a bound recorded earlier stays a
-refutation. The statement says what was proven: the best total over all the candidates, every
-start word achieving it, and how the others were settled (first-pass bound or search).
+The run ends when every candidate is settled: searched, or a bound of it is at least the final
+cutoff. Cutoffs only fall as better totals are found, and every bound recorded is proven (a scan
+stopped at a cutoff records a proven bound at least that cutoff), so a bound recorded earlier
+stays a refutation. The statement says what was proven: the best total over all the candidates,
+every start word achieving it, and how the others were settled (first-pass bound, second-pass
+bound or search).
 """
 
 from __future__ import annotations
@@ -26,15 +37,17 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
 from ..core.words import Word
+from ..search.bounds import on_gpu
 from ..search.plumbing import OnProgress, Progress
 from .fanout import _client, run_batch, run_units
 from .runstore import RunStore, default_run_dir
@@ -42,15 +55,22 @@ from .startrank import openings
 from .units import Job, exact_result, make_job
 
 FIRST = "first-pass:"
-"""Prefix of the first-pass units' names."""
+SECOND = "second-pass:"
+"""Prefixes of the first-pass and second-pass units' names."""
 
 FIRST_PASS_UNITS = 64
-"""Start words whose first-pass bounds are computed (and recorded) at once."""
+"""Start words whose first-pass bounds are computed (and recorded) at once on the CPU."""
 
+GPU_PASS_UNITS = 4096
+"""Start words whose first-pass (or second-pass) bounds the GPU computes (and the store records)
+at once: enough blocks to fill the device."""
+
+SEED_PHASE = "seed searches"
 FIRST_PASS_PHASE = "first-pass bounds"
+SECOND_PASS_PHASE = "second-pass bounds"
 SEARCH_PHASE = "start words searched"
-"""The proof's progress phases (``Progress`` events): bounds per batch, then one per search
-(done of done + pending, the best start word and its total so far)."""
+"""The proof's progress phases (``Progress`` events): the seed searches, bounds per batch, then
+one per search (done of done + pending, the best start word and its total so far)."""
 
 
 @dataclass
@@ -67,6 +87,8 @@ class Proof:
     """Candidates settled by their first-pass bound alone."""
     by_search: int
     """Candidates settled by a search (an exact total, or a proven bound)."""
+    by_second_pass: int = 0
+    """Candidates settled by their second-pass bound (their first-pass bound was below the cutoff)."""
     complete: bool = True
     seconds: float = 0.0
     searched_now: int = 0
@@ -80,6 +102,8 @@ class Proof:
     memos: dict = field(default_factory=dict, repr=False)
     """Start word -> ``Options`` of a search reusing the memo its search in this process left
     (where no other word's search has taken those tables since): its tree is then read from it."""
+    phases: dict = field(default_factory=dict)
+    """Seconds spent in each phase by this process (seed, first_pass, second_pass, search)."""
 
     @property
     def best(self) -> list[tuple[Word, int]]:
@@ -112,8 +136,9 @@ class Proof:
         best = self.best
         settled = self.by_first_pass + self.by_search
         if self.bounds_done is not None:
-            return (f"during the first pass, {self.bounds_done:,} of {self.candidates:,} bounds computed "
-                    "(kept); run the same command again to resume")
+            seeds = f"{self.searched_now:,} seed searches done, " if self.searched_now else ""
+            return (f"during the first pass, {seeds}{self.bounds_done:,} of {self.candidates:,} bounds "
+                    "computed (kept); run the same command again to resume")
         if not self.complete:
             so_far = f"; best so far {best[0][0]} ({best[0][1]:,})" if best else ""
             return (f"{settled:,} of {self.candidates:,} candidates settled{so_far} (kept); "
@@ -127,12 +152,13 @@ class Proof:
         if self.classes:
             names += " (and its symmetric images)" if len(best) == 1 else " (and their symmetric images)"
         which = f"{names} is the best start word" if len(best) == 1 else f"{names} tie as the best"
-        others = self.by_first_pass + self.by_search - len(best)
+        others = self.by_first_pass + self.by_second_pass + self.by_search - len(best)
         if not others:
             return f"{which} {self.scope}: total {total:,}"
         searched = self.by_search - len(best)
+        second = f"{self.by_second_pass:,} by second-pass bound, " if self.by_second_pass else ""
         return (f"{which} {self.scope}: total {total:,}; every other one needs at least {total + 1:,} "
-                f"({self.by_first_pass:,} shown by first-pass bound, {searched:,} by search)")
+                f"({self.by_first_pass:,} shown by first-pass bound, {second}{searched:,} by search)")
 
     def as_dict(self) -> dict:
         """Return the proof as JSON."""
@@ -146,11 +172,13 @@ class Proof:
             "best": [{"guess": w, "total": t} for w, t in best],
             "others_at_least": best[0][1] + 1 if best and self.complete else None,
             "by_first_pass": self.by_first_pass,
+            "by_second_pass": self.by_second_pass,
             "by_search": self.by_search,
             "exact": self.exact,
             "statement": self.statement(),
             "proven_scope": self.proven_scope if self.complete and self.best else None,
             "seconds": round(self.seconds, 3),
+            "phases": {k: round(v, 3) for k, v in self.phases.items()},
         }
 
 
@@ -165,17 +193,20 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
                      mode: str = "normal", max_guesses: int = 6, candidates: int | None = None,
                      keep: int = 1, cutoff: int | None = None, run_dir: str | Path | None = None,
                      scheduler: str | None = None, workers: int | None = None, memo_mb: int | None = None,
-                     backend: str | None = None, progress: OnProgress | None = None) -> Proof:
+                     backend: str | None = None, progress: OnProgress | None = None,
+                     second_pass: bool | None = None) -> Proof:
     """Return the proven best start word(s) over every candidate (the ``candidates`` best by
     size bound if given), resuming from ``run_dir`` (default: named after the parameters).
 
     ``keep`` K: the K best totals are found exactly (and every start word tied with them);
     ``cutoff`` T: only totals below T are found (the others are proven ``>= T``).
     ``workers``: searches at once (threads here, or processes of a local Dask cluster when a
-    ``scheduler`` is named) [default: the cores]. Ctrl-C stops it cleanly: what is finished is kept.
+    ``scheduler`` is named) [default: the cores]. ``second_pass``: compute second-pass bounds
+    (default: where the GPU does, in normal and consistent mode). Ctrl-C stops it cleanly: what
+    is finished is kept.
     """
-    from ..search.bounds import size_bound
-    from ..search.optimal import DEFAULT_MEMO_MB, guess_table
+    from ..search.bounds import guess_table, size_bound
+    from ..search.defaults import DEFAULT_MEMO_MB
 
     started = time.perf_counter()
     if cutoff is not None and cutoff < 1:
@@ -198,38 +229,80 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     workers = max(1, os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
         raise GpusolveError(f"--workers must be at least 1, not {workers}")
+    if second_pass is None:
+        second_pass = pm.backend.name == "cuda" and mode != "hard"
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
+    memo_mb = memo_mb or DEFAULT_MEMO_MB
     with RunStore(path, job.params()) as store:
-        fp_units = [(FIRST + w, int(r)) for w, r in zip(words, rows)]
-
-        def on_batch(done: int, total: int, _rows: list) -> None:
-            if progress:
-                progress(Progress(FIRST_PASS_PHASE, done, total))
-
-        search = None
+        search = _Search(pm, job, store, words, rows, keep, progress)
+        clock = _Clock()
         try:
-            if scheduler:
-                run_units(replace(job, task="first-pass"), fp_units, store, scheduler=scheduler,
-                          workers=workers, batch=FIRST_PASS_UNITS, backend=backend, on_batch=on_batch,
-                          reuse=False)
-            else:
-                _first_pass_here(pm, job, store, fp_units, on_batch)
-            found = store.results()
-            bound = {w: int(found[FIRST + w]["bound"]) for w in words}
-            search = _Search(pm, job, store, words, rows, bound, keep, progress)
-            search.run(workers, scheduler, backend, memo_mb or DEFAULT_MEMO_MB)
+            batch = GPU_PASS_UNITS if on_gpu(pm, pm.shape[1], GPU_PASS_UNITS) else FIRST_PASS_UNITS
+            with clock("first_pass"):
+                _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
+            with clock("seed"):
+                search.seed()
+                search.run(workers, scheduler, backend, memo_mb)
+            with clock("first_pass"):
+                _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend)
+            if second_pass and mode != "hard":
+                with clock("second_pass"):
+                    search.second_pass()
+            with clock("search"):
+                search.lead()  # the most promising ones first, with every thread: a low cutoff
+                search.run(workers, scheduler, backend, memo_mb)
+                search.follow()
+                search.run(workers, scheduler, backend, memo_mb)
         except KeyboardInterrupt:
-            if search is None:
+            if len(search.bound) < len(words):
                 done = sum(1 for u in store.finished() if u.startswith(FIRST))
-                return Proof(job, path, len(words), {}, 0, 0, False, time.perf_counter() - started,
-                             bounds_done=done, first_guesses=every, classes=classes)
+                return Proof(job, path, len(words), {}, 0, 0, complete=False,
+                             seconds=time.perf_counter() - started, searched_now=search.searched_now,
+                             bounds_done=done, first_guesses=every, classes=classes, phases=clock.seconds)
             search.complete = False
         return replace(search.proof(path, time.perf_counter() - started), first_guesses=every,
-                       classes=classes)
+                       classes=classes, phases=clock.seconds)
+
+
+class _Clock:
+    """Seconds spent in each named phase: ``with clock("name"): ...``."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, phase: str):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
+
+
+def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: int, scheduler: str | None,
+                workers: int, backend: str | None) -> None:
+    """Compute the first-pass bounds of ``words`` the store lacks (each scan stopped once its bound
+    reaches ``cutoff``), ``batch`` at a time, in this process or on the Dask cluster, and hand
+    every bound recorded to the search."""
+    pm, store = search.pm, search.store
+    units = [(FIRST + w, search.position[w]) for w in words]
+    job = replace(search.job, task="first-pass", cutoff=cutoff)
+
+    def on_batch(done: int, total: int, _rows: list) -> None:
+        if search.progress:
+            search.progress(Progress(FIRST_PASS_PHASE, done, total))
+
+    if scheduler:
+        run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch, backend=backend,
+                  on_batch=on_batch, reuse=False)
+    else:
+        _first_pass_here(pm, job, store, units, on_batch, batch)
+    found = store.results()
+    search.set_bounds({w: int(found[FIRST + w]["bound"]) for w in search.words if FIRST + w in found})
 
 
 def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[tuple[str, int]],
-                     on_batch: Callable[[int, int, list], None]) -> None:
+                     on_batch: Callable[[int, int, list], None], batch: int) -> None:
     """Compute the first-pass bounds the store lacks, a batch at a time, in this process."""
     from .units import first_pass_unit
 
@@ -237,8 +310,8 @@ def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[t
     todo = [u for u in units if u[0] not in done]
     finished = len(units) - len(todo)
     on_batch(finished, len(units), [])
-    for i in range(0, len(todo), FIRST_PASS_UNITS):
-        chunk = todo[i:i + FIRST_PASS_UNITS]
+    for i in range(0, len(todo), batch):
+        chunk = todo[i:i + batch]
         results = first_pass_unit(pm, job, [r for _, r in chunk], None)
         store.save([(u, r, res) for (u, r), res in zip(chunk, results)])
         finished += len(chunk)
@@ -246,19 +319,59 @@ def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[t
 
 
 class _Search:
-    """Phase 2: the candidates not refuted by their bound, searched by increasing bound."""
+    """The seeds, then the candidates not refuted by their bounds, searched by increasing bound."""
 
     def __init__(self, pm: PatternMatrix, job: Job, store: RunStore, words: list[Word], rows: np.ndarray,
-                 bound: dict[Word, int], keep: int, progress: OnProgress | None) -> None:
+                 keep: int, progress: OnProgress | None) -> None:
         self.pm, self.job, self.store, self.keep, self.progress = pm, job, store, keep, progress
+        self.words = words
         self.position = dict(zip(words, (int(r) for r in rows)))
-        self.bound = bound
         self.results = {w: r for w, r in store.results().items() if w in self.position}
-        self.queue = sorted(words, key=lambda w: (bound[w], self.position[w]))
+        self.second = {w[len(SECOND):]: int(r["bound"]) for w, r in store.results().items()
+                       if w.startswith(SECOND)}
+        """Second-pass bounds of start words (recorded in the store)."""
+        self.buckets: dict[Word, np.ndarray] = {}
+        """Second-pass bucket bounds computed in this process, handed to the words' searches."""
+        self.bound: dict[Word, int] = {}
+        """First-pass bounds known so far."""
+        self.queue: list[Word] = []
+        """The words to search, in order: the seeds, then every candidate by increasing bound."""
+        self.phase = SEED_PHASE
+        """What the searches under way are (the progress phase they report)."""
         self.searched_now = 0
         self.complete = False
         self.memos: dict = {}
         """Start word -> ``Options`` holding the memo tables its search left (``Proof.memos``)."""
+
+    def rank(self, word: Word) -> tuple[int, int]:
+        """Return the order of ``word`` in the queue: its best bound known, then its place."""
+        return max(self.bound.get(word, 0), self.second.get(word, 0)), self.position[word]
+
+    def set_bounds(self, bound: dict[Word, int]) -> None:
+        """Take the first-pass bounds known; once every candidate has one, every candidate joins
+        the queue, by increasing bound."""
+        self.bound = bound
+        if len(bound) == len(self.words):
+            self.follow()
+
+    def seed(self) -> None:
+        """Queue the seeds: the ``keep`` words of least first-pass bound known so far."""
+        self.queue = sorted(self.bound, key=self.rank)[:self.keep]
+        self.phase = SEED_PHASE
+
+    def lead(self) -> None:
+        """Queue the ``keep`` pending words of least bound alone (searched with every thread)."""
+        self.follow()
+        self.queue = self.pending()[:self.keep]
+
+    def follow(self) -> None:
+        """Queue every candidate, by increasing bound."""
+        self.queue = sorted(self.words, key=self.rank)
+        self.phase = SEARCH_PHASE
+
+    def exact_words(self) -> list[Word]:
+        """Return the words with an exact total found."""
+        return [w for w, r in self.results.items() if r["exact"] and r["value"] is not None]
 
     def exact(self) -> list[int]:
         """Return the exact totals found, in increasing order."""
@@ -271,10 +384,42 @@ class _Search:
         found = exact[self.keep - 1] + 1 if len(exact) >= self.keep else None
         return min((c for c in (found, self.job.cutoff) if c is not None), default=None)
 
+    def refuted(self, word: Word, cut: int | None) -> str | None:
+        """Return which bound shows ``word`` is not below the cutoff ``cut`` ("first", "second"),
+        or None."""
+        if cut is None:
+            return None
+        if self.bound.get(word, 0) >= cut:
+            return "first"
+        return "second" if self.second.get(word, 0) >= cut else None
+
     def pending(self) -> list[Word]:
-        """Return the words still to search, by increasing bound."""
+        """Return the words of the queue still to search."""
         cut = self.cutoff()
-        return [w for w in self.queue if w not in self.results and (cut is None or self.bound[w] < cut)]
+        return [w for w in self.queue if w not in self.results and not self.refuted(w, cut)]
+
+    def second_pass(self) -> None:
+        """Compute the second-pass bounds the store lacks of the words the first pass leaves below
+        the cutoff, a GPU launch's worth at a time, and keep their bucket bounds for their searches."""
+        from ..search.bounds import start_second_pass
+
+        pm, job = self.pm, self.job
+        todo = [w for w in self.pending() if w not in self.second]
+        done = 0
+        if self.progress:
+            self.progress(Progress(SECOND_PASS_PHASE, 0, len(todo)))
+        for i in range(0, len(todo), GPU_PASS_UNITS):
+            chunk = todo[i:i + GPU_PASS_UNITS]
+            rows = np.array([self.position[w] for w in chunk], np.int32)
+            second = start_second_pass(pm, job.mode, job.max_guesses, rows)
+            self.store.save([(SECOND + w, int(r), {"bound": int(t)})
+                             for w, r, t in zip(chunk, rows, second.totals)])
+            for j, w in enumerate(chunk):
+                self.second[w] = int(second.totals[j])
+                self.buckets[w] = second.buckets[j]
+            done += len(chunk)
+            if self.progress:
+                self.progress(Progress(SECOND_PASS_PHASE, done, len(todo)))
 
     def record(self, word: Word, result: dict, nodes: int = 0) -> None:
         """Keep a finished search in the store and here."""
@@ -284,7 +429,7 @@ class _Search:
         if self.progress:
             best = min(((r["value"], self.position[w], w) for w, r in self.results.items()
                         if r["exact"] and r["value"] is not None), default=None)
-            self.progress(Progress(SEARCH_PHASE, self.searched_now, self.searched_now + len(self.pending()),
+            self.progress(Progress(self.phase, self.searched_now, self.searched_now + len(self.pending()),
                                    "" if best is None else f"best {best[2]} ({best[0]:,})"))
 
     def run(self, workers: int, scheduler: str | None, backend: str | None, memo_mb: int) -> None:
@@ -295,16 +440,16 @@ class _Search:
             self._run_here(workers, memo_mb)
         self.complete = not self.pending()
 
-    def settled(self) -> tuple[int, int]:
-        """Return (candidates settled by their first-pass bound, by a search)."""
+    def settled(self) -> tuple[int, int, int]:
+        """Return (candidates settled by their first-pass bound, by their second-pass bound, by a
+        search)."""
         cut = self.cutoff()
-        by_search = sum(1 for w in self.queue if w in self.results)
-        by_bound = sum(1 for w in self.queue
-                       if w not in self.results and cut is not None and self.bound[w] >= cut)
-        return by_bound, by_search
+        how = [self.refuted(w, cut) for w in self.queue if w not in self.results]
+        return how.count("first"), how.count("second"), sum(1 for w in self.queue if w in self.results)
 
     def _run_here(self, workers: int, memo_mb: int) -> None:
-        from ..search.optimal import MemoTable, Options, Question, solve
+        from ..search.memo import MemoPool
+        from ..search.optimal import Options, Question, solve
         from ..search.plumbing import Budget
 
         stop = Budget(None)  # shared: Ctrl-C here stops every worker's search
@@ -312,16 +457,22 @@ class _Search:
         # gets several threads of its own
         inner = max(1, workers // max(1, len(self.pending())))
         workers = max(1, workers // inner)
-        free: list[list[MemoTable]] = [[] for _ in range(workers)]
+        # one memo pool more than searches at once: the best word's is never taken by another
+        # search, so that its tree is read from it (not searched again)
+        free = [MemoPool() for _ in range(workers + 1)]
         lock = threading.Lock()
-        per_search = max(1, memo_mb // workers)
+        per_search = max(1, memo_mb // (workers + 1))
 
         def one(word: Word, cutoff: int | None) -> tuple[dict | None, int]:
             with lock:
-                tables = free.pop()
-                for w in [w for w, o in self.memos.items() if o.tables is tables]:
+                best = min(self.exact_words(), key=lambda w: self.results[w]["value"], default=None)
+                kept = self.memos[best].memos if best in self.memos else None
+                tables = free.pop(next(i for i in range(len(free) - 1, -1, -1) if free[i] is not kept))
+                for w in [w for w, o in self.memos.items() if o.memos is tables]:
                     del self.memos[w]  # those tables are about to hold another word's search
-            options = Options(memo_mb=per_search, workers=inner, tables=tables)
+            row = self.position[word]
+            known = {row: self.buckets[word]} if word in self.buckets else None
+            options = Options(memo_mb=per_search, workers=inner, memos=tables, bucket_bounds=known)
             try:
                 try:
                     question = Question(start=word, mode=self.job.mode, max_guesses=self.job.max_guesses,
@@ -329,9 +480,7 @@ class _Search:
                     res = solve(self.pm, question, replace(options, budget=stop))
                     with lock:
                         self.memos[word] = options
-                except GpusolveError as e:
-                    if not str(e).startswith("no strategy"):
-                        raise
+                except Infeasible:
                     return {"value": None, "exact": True}, 0
                 if res.interrupted:
                     return None, res.nodes
@@ -398,6 +547,6 @@ class _Search:
         """Return what the search established."""
         exact = {w: r["value"] for w, r in self.results.items() if r["exact"] and r["value"] is not None}
         ranked = dict(sorted(exact.items(), key=lambda x: (x[1], self.position[x[0]])))
-        by_bound, by_search = self.settled()
-        return Proof(self.job, path, len(self.queue), ranked, by_bound, by_search, self.complete, seconds,
-                     self.searched_now, memos=self.memos)
+        by_first, by_second, by_search = self.settled()
+        return Proof(self.job, path, len(self.words), ranked, by_first, by_search, by_second, self.complete,
+                     seconds, self.searched_now, memos=self.memos)

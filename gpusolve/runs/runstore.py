@@ -9,7 +9,7 @@ A run directory holds ``run.sqlite`` with three tables:
   result as JSON (deterministic: equal on every run), and how it was obtained (seconds, worker,
   nodes searched, hits on cached subproblems) kept apart so that results compare equal across
   runs. Each finished batch is one transaction, together with its new subproblems.
-* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.runs.subproblems``): a
+* ``subproblems``: the exact search's solved-subproblem cache (``gpusolve.search.memo.Entries``): a
   128-bit key (two signed 64-bit integers ``k1`` low, ``k2`` high) that finds an entry, and the
   record that proves which subproblem it is (the guesses left ``depth`` and the sorted moves
   ``path`` from the root set, int32 bytes) -> value, whether it is exact or a proven lower
@@ -28,21 +28,28 @@ with one line.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import os
 import signal
+import socket
 import sqlite3
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 import platformdirs
 
-from ..core.errors import GpusolveError
-from .subproblems import STORE_MAX, Entries, path_array
+from ..core.errors import GpusolveError, Note
+from ..search.memo import Entries, path_array
+from .subproblems import STORE_MAX
 
 SCHEMA_VERSION = 3
 DATABASE = "run.sqlite"
+LOCK = "run.lock"
 
 _PARAMS = "CREATE TABLE IF NOT EXISTS params (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
 # subproblems: the key's columns come first (SQLite 3.40's integrity_check reports false NULLs in
@@ -112,30 +119,46 @@ class RunStore:
                                           if p.exists()):
             raise GpusolveError(f"run directory {self.path} is read-only: a run writes its results there; "
                                 "use another --run-dir (a copy of this one resumes the run)")
+        new = not (self.path / DATABASE).exists()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise self._unreadable(e, f"cannot open run directory {self.path}") from None
+        self.lock = RunLock(self.path)
+        try:
             self.db = sqlite3.connect(self.path / DATABASE, timeout=60, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
-            raise GpusolveError(f"cannot open run directory {self.path}: {e}") from None
+            self.lock.release()
+            raise self._unreadable(e, f"cannot open run directory {self.path}") from None
         self._written = 0
-        self._fault = int(os.environ.get(FAULT) or 0)
+        fault = os.environ.get(FAULT, "")
+        self._fault = int(fault) if fault.isdigit() else 0
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             with self._transaction():
                 self.db.execute(_PARAMS)
                 self._check_params()
-        except GpusolveError:
+        except (GpusolveError, sqlite3.DatabaseError) as e:
             self.db.close()
-            raise
-        except sqlite3.DatabaseError as e:
-            self.db.close()
+            if new:  # nothing of a run is in what this process began: leave no empty store behind
+                _remove_new(self.path / DATABASE)
+            self.lock.release()
+            if isinstance(e, GpusolveError):
+                raise
             raise self._unreadable(e) from None
 
-    def _unreadable(self, e: Exception) -> GpusolveError:
+    def _unreadable(self, e: Exception, what: str = "") -> GpusolveError:
+        """Return the one-line error of a failed read or write of the store: a full disk, a
+        read-only one, or a damaged store (``what`` failed, when said)."""
+        if _disk_full(e, self.path):
+            return GpusolveError(f"the disk holding run directory {self.path} is full ({e}): free some space "
+                                 "and run the same command again (the results already in it are kept)")
         if "readonly" in str(e):
             return GpusolveError(f"run directory {self.path} is read-only ({e}): use another --run-dir "
                                  "(a copy of this one resumes the run)")
+        if what:
+            return GpusolveError(f"{what}: {getattr(e, 'strerror', None) or e}")
         return GpusolveError(f"{self.path / DATABASE} is not a readable run store: {e}")
 
     def _create_tables(self) -> None:
@@ -234,7 +257,7 @@ class RunStore:
     # --- subproblem cache -------------------------------------------------------------------
 
     def load_subproblems(self) -> Entries:
-        """Return the cached subproblems (``gpusolve.runs.subproblems.Entries``)."""
+        """Return the cached subproblems (``gpusolve.search.memo.Entries``)."""
         rows = self._read("SELECT k1, k2, value, exact, guess, size, work, depth, path FROM subproblems")
         if not rows:
             return Entries.empty()
@@ -298,8 +321,12 @@ class RunStore:
         return _Transaction(self.db)
 
     def close(self) -> None:
-        """Close the database (a checkpoint folds the WAL back into the main file)."""
-        self.db.close()
+        """Close the database (a checkpoint folds the WAL back into the main file) and unlock the
+        run directory."""
+        try:
+            self.db.close()
+        finally:
+            self.lock.release()
 
     def __enter__(self) -> RunStore:
         return self
@@ -309,7 +336,7 @@ class RunStore:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (the error itself is raised)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -318,13 +345,87 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, *exc: object) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
+        if not kind:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+            self.db.execute("ROLLBACK")
+
+
+class RunLock:
+    """The lock of a run directory: one process at a time writes a run (its driver; Dask workers
+    return their results to it). An exclusive ``flock`` on ``run.lock``, which names the holder
+    (process id and host); the kernel drops it when the holder ends, however it ends, so the lock
+    of a process that died is simply taken over."""
+
+    def __init__(self, folder: Path) -> None:
+        self.fd: int | None = None
+        try:
+            fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise GpusolveError(f"cannot lock run directory {folder}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise GpusolveError(f"run directory {folder} is in use by {holder}: wait for it to finish or "
+                                "stop it (its results stay in the run directory), or use another --run-dir"
+                                ) from None
+        except OSError as e:  # a file system without locks: run unlocked, said once
+            warnings.warn(Note(f"cannot lock run directory {folder} ({e.strerror or e}): make sure no "
+                               "other process runs on it"), stacklevel=2)
+        self.fd = fd
+        with contextlib.suppress(OSError):  # the holder's name is only shown to others
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+
+    def release(self) -> None:
+        """Unlock (the file stays: removing it would let two processes lock two files)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _holder(fd: int) -> str:
+    """Return who holds a run directory's lock, as its file names them."""
+    try:
+        pid, _, host = os.pread(fd, 300, 0).decode(errors="replace").strip().partition(" ")
+    except OSError:
+        return "another process"
+    return f"process {pid} on {host}" if pid.isdigit() and host else "another process"
+
+
+def _disk_full(e: Exception, folder: Path) -> bool:
+    """Return whether a failed write is (most likely) a full disk: ENOSPC or EDQUOT, SQLite's
+    'disk is full', or an I/O error on a file system with no space left."""
+    if getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    if getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(e):
+        return True
+    if "disk I/O error" not in str(e):
+        return False
+    try:
+        return os.statvfs(folder).f_bavail == 0
+    except OSError:
+        return False
+
+
+def _remove_new(database: Path) -> None:
+    """Remove a store this process created (under the lock) and could not set up, with its journal."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            database.with_name(database.name + suffix).unlink(missing_ok=True)
 
 
 def _check_foreign(database: Path) -> None:
-    """Refuse, without changing it, a database file that is not a gpusolve run store."""
-    if not database.exists() or database.stat().st_size == 0:
+    """Refuse, without changing it, a database file that is not a gpusolve run store (or an empty
+    one: a run store is never empty once made, so the run it held is lost, not to be redone silently)."""
+    if not database.exists():
         return
+    if database.stat().st_size == 0:
+        raise GpusolveError(f"{database} is empty (0 bytes): the run it held is lost (a full disk? a "
+                            f"truncated copy?); to start the run over, delete it (rm {database}) or use "
+                            "another --run-dir")
     try:
         with open(database, "rb") as f:
             sqlite = f.read(16) == b"SQLite format 3\x00"

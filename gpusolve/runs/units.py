@@ -25,15 +25,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.games import make_game
 from ..core.modes import check_mode, hard_mode_allows
 from ..core.patterns import PatternMatrix, pattern_matrix
 from ..core.words import Word
+from ..kernels.config import INF
 from ..search.metrics import METRICS, partition_table, ranking
 from .subproblems import MIN_WORK, PER_UNIT, Subproblems
-
-INFINITE = 1 << 40
 
 
 def list_hash(words: tuple[Word, ...]) -> str:
@@ -196,20 +195,20 @@ def reference_greedy_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Su
 
 def reference_value(pm: PatternMatrix, answers: np.ndarray, depth: int, memo: Subproblems,
                     path: tuple[int, ...] = ()) -> int:
-    """Return the least total guesses finding every answer within ``depth`` guesses (or INFINITE),
+    """Return the least total guesses finding every answer within ``depth`` guesses (or INF),
     for the set the moves ``path`` (``guess row * replies + reply``) leave of all the answers."""
     n = len(answers)
     if n == 1:
         return 1
     if depth <= 1:
-        return INFINITE
+        return INF
     record = (depth, tuple(sorted(path)))
     cached = memo.get(record)
     if cached is not None and cached[1]:
         return cached[0]
     memo.nodes += 1
     before = memo.nodes
-    best = INFINITE
+    best = INF
     for guess in range(pm.shape[0]):
         value = _guess_value(pm, answers, guess, depth, memo, path)
         best = min(best, value)
@@ -226,10 +225,10 @@ def _guess_value(pm: PatternMatrix, answers: np.ndarray, guess: int, depth: int,
             continue
         bucket = answers[codes == code]
         if len(bucket) == len(answers):
-            return INFINITE
+            return INF
         total += reference_value(pm, bucket, depth - 1, memo, (*path, guess * pm.game.n_patterns + int(code)))
-        if total >= INFINITE:
-            return INFINITE
+        if total >= INF:
+            return INF
     return total
 
 
@@ -253,10 +252,10 @@ def reference_exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Sub
         if own is not memo:
             memo.count(own.nodes, 0)
         memo.end_unit()
-        if total >= INFINITE and job.cutoff is None:
+        if total >= INF and job.cutoff is None:
             out.append({"value": None, "exact": True})  # impossible within max_guesses
         else:
-            out.append(exact_result(total, total < INFINITE, job.cutoff))
+            out.append(exact_result(total, total < INF, job.cutoff))
     return out
 
 
@@ -276,7 +275,7 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                threads: int | None = None) -> list[dict]:
     """Return each start word's exact least total (or ">= cutoff") from ``gpusolve.search.optimal``.
 
-    The searches share ``memo.tables`` (the compiled memo, kept by the worker from unit to unit)
+    The searches share ``memo.memos`` (the compiled memo, kept by the worker from unit to unit)
     after loading the run store's entries into them, and add to ``memo`` the ``PER_UNIT`` new
     entries of each start word with the most work (at least ``MIN_WORK``) for the store; with
     ``memo.reuse`` False each start word starts from an empty memo (the results are the same).
@@ -287,14 +286,12 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
     for r in rows:
         options = Options(workers=threads)
         if memo.reuse:  # the memo tables stay with the worker; new store snapshots go into them
-            options = Options(workers=threads, known=memo.take_pending(), tables=memo.tables,
+            options = Options(workers=threads, known=memo.take_pending(), memos=memo.memos,
                               keep_subproblems=PER_UNIT, min_work=MIN_WORK)
         try:
             res = solve(pm, Question(start=pm.guesses[r], mode=job.mode, max_guesses=job.max_guesses,
                                      cutoff=job.cutoff), options)
-        except GpusolveError as e:
-            if not str(e).startswith("no strategy"):
-                raise
+        except Infeasible:
             memo.end_unit()
             out.append({"value": None, "exact": True})  # impossible within max_guesses
             continue
@@ -315,10 +312,11 @@ def exact_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
 
 def first_pass_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subproblems,
                     threads: int | None = None) -> list[dict]:
-    """Return each start word's first-pass bound on its total (``gpusolve.search.bounds``)."""
+    """Return each start word's first-pass bound on its total (``gpusolve.search.bounds``), its
+    scan stopped once the bound reaches the job's cutoff (then a proven bound >= it)."""
     from ..search.bounds import start_first_pass
 
-    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32))
+    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32), job.cutoff)
     return [{"bound": int(t)} for t in totals]
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.backend import CpuBackend
 from ..core.patterns import PatternMatrix
-
-INF = 1 << 40
+from ..kernels.config import INF
 
 
 @dataclass
@@ -34,6 +34,35 @@ class FirstPass:
     def complete(self, j: int) -> bool:
         """Return whether start ``j``'s scan ran to its end (its bounds are not cut short)."""
         return self.cutoff >= INF or self.totals[j] < self.cutoff
+
+    def raise_to(self, j: int, known: np.ndarray, n: int) -> None:
+        """Raise start ``j``'s bucket bounds to the proven ``known`` ones (a start word over ``n``
+        answers), and its total with them."""
+        self.buckets[j] = np.maximum(self.buckets[j], known)
+        self.totals[j] = min(n + int(self.buckets[j].sum()), INF)
+
+
+def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
+    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
+    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
+    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
+
+    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
+                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
+    table[:, 1] = table[:, 1] > 0
+    return table
+
+
+_WHOLE: dict = {}
+
+
+def whole_table(pm: PatternMatrix) -> np.ndarray:
+    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
+    if _WHOLE.get("pm") is not pm:
+        _WHOLE.clear()
+        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
+    return _WHOLE["table"]
 
 
 def guess_caps(table: np.ndarray) -> np.ndarray:
@@ -64,8 +93,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     starts = np.ascontiguousarray(starts, np.int32)
     limit = INF if cutoff is None else int(min(cutoff, INF))
     pair_max = PAIR_MAX if pair_max is None else pair_max
-    if not hard and pm.backend.name == "cuda" and len(starts) and pm.backend.offloads(len(answers),
-                                                                                       pm.game.n_patterns):
+    if not hard and on_gpu(pm, len(answers), len(starts), len(rows)):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     if replies is None:
         replies = np.zeros((0, 0), np.uint8) if members_only else answer_replies(pm, answers, rows)
@@ -97,6 +125,18 @@ def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray
     return FirstPass(starts, totals, buckets, cutoff)
 
 
+def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None) -> bool:
+    """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
+    bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
+    for enough start words to fill it (a few start words are quicker on the CPU, which also
+    stops at a cutoff) and enough work to start it (``CudaBackend.offloads``)."""
+    from ..kernels import config
+
+    cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
+    return (pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
+            and pm.backend.offloads(answers, pm.game.n_patterns, cells))
+
+
 def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray, left: int,
                      members_only: bool) -> FirstPass:
     """Return the exact first-pass bounds computed on the GPU (one block per start word)."""
@@ -109,9 +149,72 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     totals = gpu.empty(len(starts), np.int64)
     perm = gpu.empty(blocks * len(answers), np.int32)
     int32 = [np.ascontiguousarray(a, np.int32) for a in (answers, starts, rows, pm.answer_rows)]
-    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), *int32[:3], pm.game.solved, npat,
-               left, members_only, int32[3], perm, buckets, totals)
+    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), gpu.resident(pm.answer_major),
+               *int32[:3], pm.game.solved, npat, left, members_only, int32[3], perm, buckets, totals)
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
+
+
+SECOND_PASS_WINDOW = 64
+"""How far above its first-pass bound a bucket's second-pass bound is worked out (its cap): the
+bound is proven whatever the cap, and a search never needs a bucket's bound higher than that."""
+
+
+@dataclass
+class SecondPass:
+    """Second-pass bounds of some start words (``kernels.second_pass_cpu``): ``buckets[j, p]``,
+    proven <= V(bucket of reply p under ``starts[j]``), each at least its first-pass bound, and
+    ``totals[j]`` = answers + their sum, proven <= the total of ``starts[j]``."""
+
+    starts: np.ndarray
+    totals: np.ndarray
+    buckets: np.ndarray
+
+
+def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: np.ndarray, left: int,
+                branches: int, members_only: bool = False) -> SecondPass:
+    """Return the second-pass bounds of the start words of ``first`` (their first-pass bounds
+    over the answer columns ``answers``, ``left`` guesses to go after them; normal or consistent
+    mode): every bucket of 3 or more answers answered by the guess ``rows`` (by its own answers
+    with ``members_only``), no guess leaving more than ``branches`` unsolved replies on any of its
+    subsets. One GPU launch on the CUDA backend for enough buckets (``kernels.config``), the
+    CPU twin otherwise."""
+    from ..kernels import config
+
+    answers = np.asarray(answers, np.int32)
+    buckets = first.buckets.copy()
+    perm, units, where = _second_pass_units(pm, answers, first, left)
+    if len(units):
+        gpu = (pm.backend.name == "cuda" and len(units) >= config.SECOND_PASS_GPU_MIN_UNITS
+               and pm.backend.offloads(len(answers), pm.game.n_patterns, len(rows) * len(perm)))
+        engine = pm.backend if gpu else CpuBackend()
+        out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
+                                 np.ascontiguousarray(rows, np.int32), pm.game.solved, pm.game.n_patterns,
+                                 left, branches, members_only)
+        buckets[where[:, 0], where[:, 1]] = np.maximum(buckets[where[:, 0], where[:, 1]], out)
+    totals = np.minimum(len(answers) + buckets.sum(axis=1), INF)
+    return SecondPass(np.asarray(first.starts), totals, buckets)
+
+
+def _second_pass_units(pm: PatternMatrix, answers: np.ndarray, first: FirstPass,
+                       left: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (the answers of each start word grouped by reply, one row after another; the
+    units ``(lo, hi, cap)`` of its buckets of 3 or more answers with a finite bound; each
+    unit's (start index, reply))."""
+    n = len(answers)
+    perm = np.empty(len(first.starts) * n, np.int32)
+    units, where = [], []
+    for j, s in enumerate(first.starts):
+        replies = pm.codes[s, answers]
+        order = np.argsort(replies, kind="stable")
+        perm[j * n:(j + 1) * n] = answers[order]
+        sizes = np.bincount(replies, minlength=pm.game.n_patterns)
+        ends = j * n + np.cumsum(sizes)
+        for p in np.nonzero(sizes >= 3)[0]:
+            bound = int(first.buckets[j, p])
+            if p != pm.game.solved and left >= 2 and bound < INF:
+                units.append((ends[p] - sizes[p], ends[p], min(INF, bound + SECOND_PASS_WINDOW)))
+                where.append((j, p))
+    return (perm, np.array(units, np.int64).reshape(-1, 3), np.array(where, np.int64).reshape(-1, 2))
 
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -137,11 +240,20 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
 _ROOT: dict[tuple[int, str], tuple[PatternMatrix, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> np.ndarray:
+def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray,
+                     cutoff: int | None = None) -> np.ndarray:
     """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
-    (the guess table and reply matrix they need are kept for the next call)."""
-    from .optimal import guess_table
+    (each scan stopped once its bound reaches ``cutoff``: then a proven bound >= it, not the
+    whole first pass); the guess table and reply matrix they need are kept for the next call."""
+    rows, caps, replies = _root(pm, mode)
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
+                      cutoff=cutoff, replies=replies, hard=mode == "hard").totals
 
+
+def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (the guess rows that may answer a start word's buckets in ``mode``, their caps, the
+    answer-major replies), kept for the last matrix and mode."""
     key = (id(pm), mode)
     if key not in _ROOT:
         answers = np.arange(pm.shape[1], dtype=np.int32)
@@ -150,10 +262,18 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
         replies = np.zeros((0, 0), np.uint8) if mode == "consistent" else answer_replies(pm, answers, rows)
         _ROOT.clear()
         _ROOT[key] = (pm, rows, guess_caps(guess_table(pm, answers, rows)), replies)
-    _, rows, caps, replies = _ROOT[key]
+    return _ROOT[key][1:]
+
+
+def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> SecondPass:
+    """Return the second-pass bounds of the start rows ``starts`` over every answer in normal or
+    consistent ``mode`` (on whole first passes: no cutoff)."""
+    members_only = mode == "consistent"
+    rows, caps, replies = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
-    return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
-                      replies=replies, hard=mode == "hard").totals
+    first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only,
+                       replies=replies)
+    return second_pass(pm, answers, first, rows, max_guesses - 1, pm.branches, members_only)
 
 
 def reference_hard_bucket_bound(pm: PatternMatrix, start: int, bucket: np.ndarray, rows: np.ndarray,

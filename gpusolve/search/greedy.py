@@ -30,6 +30,7 @@ from ..kernels import squares_cpu as squares
 from ..kernels.config import SQUARES_MIN
 from ..kernels.replies import WORDLE
 from ..kernels.stats import inverse_table, nlogn_table
+from .defaults import FREE_MIN
 from .plumbing import answer_columns
 
 MODE_IDS = {"normal": kernel.NORMAL, "hard": kernel.HARD, "consistent": kernel.CONSISTENT}
@@ -37,12 +38,12 @@ TIES = ("exact", "seed-001")
 """Tie rules: exact integer keys (the default), or seed 001's float keys."""
 SEED_001_FLOAT = {"expectation": kernel.SEED_EXPECTATION, "entropy": kernel.SEED_ENTROPY}
 """Seed 001's float metrics and their kernel kinds (its third metric, max, has integer keys)."""
-FREE_MIN = 3
-"""Free (non-answer) guesses are never considered for this many remaining answers or fewer."""
 SPLIT_WORK = 200_000
 """Below this many (answers x guesses) a tree grows on one core; above, the root's branches
 are spread over all cores."""
 NEVER = np.iinfo(np.int64).max
+"""No limit on a count (``free_max``, ``squares_min``): int64's largest, so no set size or guess
+count reaches it. Not ``INF``: that is a cost, and a count compares with it on another scale."""
 
 
 @dataclass(frozen=True)

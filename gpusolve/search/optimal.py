@@ -17,18 +17,52 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.history import remaining_answers
 from ..core.modes import check_mode
 from ..core.patterns import PatternMatrix
+from ..core.symmetry import kernel_tables
 from ..core.trees import Node, Tree, scores, summarize
 from ..core.words import Word
-from ..runs.subproblems import Entries
-from .bounds import answer_replies, first_pass, guess_caps, size_bound
+from ..kernels import config
+from ..kernels.canonical_cpu import new_canon
+from ..kernels.config import INF
+from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
+from ..kernels.levels import level_bound
+from ..kernels.optimal_cpu import (
+    N_PARAMS,
+    N_STATS,
+    P_BRANCH,
+    P_COLLIDE,
+    P_COLOURS,
+    P_KIND,
+    P_LENGTH,
+    P_MEMO_MASK,
+    P_MODE,
+    P_NPAT,
+    P_PATH0,
+    P_SOLVED,
+    P_VECTOR_MAX,
+    S_BEST,
+    S_EVALUATED,
+    S_MEMO_HITS,
+    S_MEMO_STORES,
+    S_NODES,
+    S_SCANNED,
+    S_STORE_HITS,
+    SCRATCH,
+    VECTOR_MAX,
+    Scratch,
+    Shared,
+    hard_filter,
+    solve_set,
+)
+from ..kernels.replies import WORDLE
+from ..kernels.symmetry_cpu import first_of_classes, new_sym
+from .bounds import answer_replies, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
+from .defaults import DEFAULT_MEMO_MB
+from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
-
-DEFAULT_MEMO_MB = 512
-"""Memo size (MiB, all workers together); each entry takes ``memo_entry_bytes`` bytes."""
 
 COLLIDE = False
 """Test hook: give every answer set the same memo keys, so that every lookup is a hash collision
@@ -93,71 +127,10 @@ class OptimalResult:
         }
 
 
-def memo_entry_bytes(width: int, rule_width: int) -> int:
-    """Return the bytes of one memo slot recording up to ``width`` moves and a combined hard-mode
-    rule of ``rule_width`` numbers."""
-    return 43 + 4 * width + rule_width
-
-
-def _table_size(entries: int) -> int:
-    """Return the memo slots used for a budget of ``entries``: a power of two, at least 16."""
-    return max(16, 1 << max(4, entries.bit_length() - 1))
-
-
-class MemoTable:
-    """One worker thread's memo for the compiled search: kept across searches over the same
-    game, lists and mode (``owner``), so that a later search starts with what earlier ones found."""
-
-    def __init__(self, entries: int, owner: tuple, width: int, rule_width: int) -> None:
-        """``width``: the most moves from the root set an entry records (longer ones are not kept);
-        ``rule_width``: the length of a combined hard-mode rule (Wordle; else 0)."""
-        from ..kernels.optimal_cpu import Memo
-
-        entries = _table_size(entries)
-        self.owner = owner
-        self.mask = entries - 1
-        self.width = width
-        self.memo = Memo(
-            mk1=np.zeros(entries, np.uint64), mk2=np.zeros(entries, np.uint64),
-            mval=np.zeros(entries, np.int64), mguess=np.zeros(entries, np.int32),
-            mflag=np.zeros(entries, np.int8), msize=np.zeros(entries, np.int32),
-            mwork=np.zeros(entries, np.int64),  # negative: known before (preloaded or harvested)
-            mdepth=np.zeros(entries, np.int8), mlen=np.zeros(entries, np.int8),
-            mpath=np.zeros((entries, width), np.int32), mrule=np.zeros((entries, rule_width), np.int8),
-        )
-
-    def preload(self, known: Entries, ctx: _Context) -> None:
-        """Put known subproblem entries (from a run store) in the memo."""
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, memo_preload
-
-        if len(known):
-            params = ctx.params.copy()
-            params[P_MEMO_MASK] = self.mask
-            memo_preload(self.memo, params, ctx.glet, known.k1, known.k2, known.value, known.exact,
-                         known.guess, known.size, known.work, known.depth, known.lengths(),
-                         np.ascontiguousarray(known.path), np.zeros(N_STATS, np.int64))
-
-    def harvest(self) -> Entries:
-        """Return the entries computed since the last harvest; from now on they count as known."""
-        from ..kernels.optimal_cpu import EXACT, memo_harvest
-
-        m = self.memo
-        i = memo_harvest(m.mflag, m.mwork)
-        path = m.mpath[i].copy()
-        path[np.arange(self.width) >= m.mlen[i][:, None]] = -1
-        return Entries(m.mk1[i], m.mk2[i], m.mval[i], m.mflag[i] == EXACT, m.mguess[i], m.msize[i],
-                       -m.mwork[i] - 1, m.mdepth[i], path)
-
-
 class _Workspace:
     """One worker's scratch arrays and memo for the compiled search."""
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
-        from ..kernels.canonical_cpu import new_canon
-        from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
-        from ..kernels.optimal_cpu import N_STATS, P_MEMO_MASK, SCRATCH, Scratch
-        from ..kernels.symmetry_cpu import new_sym
-
         g, a = ctx.codes.shape
         npat = ctx.n_patterns
         levels = ctx.max_guesses + 2
@@ -200,8 +173,6 @@ class _Workspace:
         """Return (value or lower bound >= beta, best guess row or -1) for one answer set: the
         one the moves ``path`` leave of the root set, and every guess row of ``hist`` leaves
         (None: unknown, the symmetries unused)."""
-        from ..kernels.optimal_cpu import P_PATH0, S_BEST, solve_set
-
         w = self.work
         w.params[P_PATH0] = len(path)
         w.path[:len(path)] = path
@@ -226,8 +197,6 @@ class _Workspace:
     @property
     def nodes(self) -> int:
         """Return the nodes this workspace has searched."""
-        from ..kernels.optimal_cpu import S_NODES
-
         return int(self.stats[S_NODES])
 
 
@@ -245,24 +214,6 @@ class _Context:
                  symmetry: bool = True, root: np.ndarray | None = None) -> None:
         """``root``: the root set's answer columns when it is not all the answers the moves
         leave (a position restricted further); memo entries are proven relative to it."""
-        from ..core.symmetry import kernel_tables
-        from ..kernels import config
-        from ..kernels.optimal_cpu import (
-            N_PARAMS,
-            P_BRANCH,
-            P_COLLIDE,
-            P_COLOURS,
-            P_KIND,
-            P_LENGTH,
-            P_MODE,
-            P_NPAT,
-            P_SOLVED,
-            P_VECTOR_MAX,
-            VECTOR_MAX,
-            Shared,
-        )
-        from ..kernels.replies import WORDLE
-
         game = pm.game
         if pm.codes.dtype != np.uint8:
             raise GpusolveError("the optimal-tree search handles games with at most 256 replies")
@@ -313,16 +264,12 @@ class _Context:
     def classes(self, hist: History, rows: np.ndarray) -> np.ndarray:
         """Return the first of ``rows`` of each class under the symmetries fixing the guess rows
         ``hist`` (all of them when the symmetries are unused)."""
-        from ..kernels.symmetry_cpu import first_of_classes
-
         if hist is None or not self.symmetric or len(rows) < 2:
             return rows
         return first_of_classes(self.glet, self.perms, self.code_row, self.pm.game.colours, hist, rows)
 
     def hard_filter(self, rows: np.ndarray, g: int, p: int) -> np.ndarray:
         """Return the rows hard mode still allows after guess row ``g`` got reply ``p``."""
-        from ..kernels.optimal_cpu import hard_filter
-
         out = np.empty(len(rows), np.int32)
         scratch = np.zeros(64, np.int64)
         k = hard_filter(self.params, self.glet, self.gcnt, self.glet, rows.astype(np.int32), len(rows), g, p,
@@ -349,29 +296,6 @@ class _Context:
         return out
 
 
-def guess_table(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Return int64 rows (distinct replies, guess is an answer, sum of squared bucket sizes)
-    of the guess ``rows`` over the answer columns ``answers``: the backend's reply statistics
-    (one GPU launch for large sets on the CUDA backend, the CPU twin otherwise)."""
-    from ..kernels.stats import BRANCHES, SOLVED, SUM_SQUARES
-
-    table = pm.backend.set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
-                                 (BRANCHES, SOLVED, SUM_SQUARES)).astype(np.int64)
-    table[:, 1] = table[:, 1] > 0
-    return table
-
-
-_WHOLE: dict = {}
-
-
-def whole_table(pm: PatternMatrix) -> np.ndarray:
-    """Return ``guess_table`` of every guess over every answer, kept for the last matrix."""
-    if _WHOLE.get("pm") is not pm:
-        _WHOLE.clear()
-        _WHOLE.update(pm=pm, table=guess_table(pm, np.arange(pm.shape[1]), np.arange(pm.shape[0])))
-    return _WHOLE["table"]
-
-
 FIRST_PASS_MIN_ANSWERS = 256
 """First guesses over at least this many answers get first-pass bounds (``gpusolve.search.bounds``)
 before any search; smaller sets are searched at once (the search's own scan is as cheap)."""
@@ -381,16 +305,15 @@ FIRST_PASS_BATCH = 64
 best total known when the batch starts."""
 
 
-NO_CUTOFF = 1 << 39
+NO_CUTOFF = INF >> 1
 """A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
-none known yet) first gets one from its greedy tree (``_Search.greedy_total``)."""
+none known yet) first gets one from its greedy tree (``_Search.greedy_total``): half of ``INF``,
+so that no cutoff made of a real total (far below) reaches it, and ``INF`` less any bounds does."""
 
 
 def _bucket_bound(m: int, left: int, branches: int) -> int:
     """Return the least total any strategy can take on ``m`` answers within ``left`` guesses
     with at most ``branches`` unsolved replies a guess (``kernels.levels``)."""
-    from ..kernels.levels import level_bound
-
     return level_bound(m, left, branches, 1)
 
 
@@ -399,7 +322,7 @@ class _Choice:
     """The guesses settled for one answer set so far (kept when a search is interrupted)."""
 
     found: list[Alternative] = field(default_factory=list)
-    lower: int = 1 << 40
+    lower: int = INF
     tried: int = 0
     candidates: int = 0
     restricted: bool = False
@@ -429,21 +352,14 @@ class _Search:
     by guess with first-pass bounds; smaller ones by the compiled search in worker threads."""
 
     def __init__(self, ctx: _Context, workers: int, memo_mb: int, progress: OnProgress | None,
-                 known: Entries | None = None, tables: list[MemoTable] | None = None) -> None:
-        entries = max(16, int(memo_mb * 2**20 / memo_entry_bytes(ctx.path_width, ctx.rule_width)
-                              / max(workers, 1)))
-        if tables is not None:  # kept across searches: replaced only when they do not fit this one
-            fits = len(tables) == workers and all(
-                t.owner == ctx.owner and t.mask == _table_size(entries) - 1 and t.width == ctx.path_width
-                for t in tables)
-            if not fits:
-                tables[:] = [MemoTable(entries, ctx.owner, ctx.path_width, ctx.rule_width)
-                             for _ in range(workers)]
+                 known: Entries | None = None, memos: MemoPool | None = None) -> None:
+        entries = table_entries(memo_mb, workers, ctx.path_width, ctx.rule_width)
+        self.memos = memos or MemoPool()
+        tables = self.memos.take(workers, entries, ctx.owner, ctx.path_width, ctx.rule_width)
         self.ctx = ctx
-        self.workspaces = [_Workspace(ctx, entries, tables[i] if tables else None) for i in range(workers)]
+        self.workspaces = [_Workspace(ctx, entries, table) for table in tables]
         if known is not None and len(known):
-            for ws in self.workspaces:
-                ws.table.preload(known, ctx)
+            self.memos.preload(known, ctx.params, ctx.glet)
         self.free = list(self.workspaces)
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=workers)  # even one: the main thread stays free for Ctrl-C
@@ -461,11 +377,9 @@ class _Search:
 
     def counters(self) -> dict:
         """Return the kernel counters summed over the workers."""
-        from ..kernels import optimal_cpu as k
-
         total = sum(w.stats for w in self.workspaces)
-        names = {"nodes": k.S_NODES, "memo_hits": k.S_MEMO_HITS, "memo_stores": k.S_MEMO_STORES,
-                 "scanned": k.S_SCANNED, "evaluated": k.S_EVALUATED, "store_hits": k.S_STORE_HITS}
+        names = {"nodes": S_NODES, "memo_hits": S_MEMO_HITS, "memo_stores": S_MEMO_STORES,
+                 "scanned": S_SCANNED, "evaluated": S_EVALUATED, "store_hits": S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
         out["first_pass_refuted"] = self.first_pass_refuted
         out["large_sets"] = len(self.large)
@@ -497,18 +411,12 @@ class _Search:
         last harvest."""
         if keep <= 0:
             return Entries.empty()
-        new = Entries.concat([ws.table.harvest() for ws in self.workspaces]).merged()
-        if len(self.workspaces) > 1:  # each thread's memo gets what the others found
-            for ws in self.workspaces:
-                ws.table.preload(new, self.ctx)
-        return new.top(keep, min_work)
+        return self.memos.harvest(self.ctx.params, self.ctx.glet).top(keep, min_work)
 
     def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
               beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
         or -1) of a large set, searched here and remembered."""
-        from ..kernels.optimal_cpu import INF
-
         key = (answers.tobytes(), depth, self.ctx.identity(path))
         known = self.large.get(key)
         if known is not None and (known[1] or known[0] >= beta):
@@ -531,7 +439,6 @@ class _Search:
         """Return the total of the greedy entropy tree over ``answers`` (V is at most it) when it
         finds every one within ``depth`` guesses it may make (normal mode with every guess
         allowed, or consistent mode), else INF: a cutoff where the caller has none."""
-        from ..kernels.optimal_cpu import INF
         from .greedy import greedy_tree
 
         pm = self.ctx.pm
@@ -543,17 +450,16 @@ class _Search:
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
                limit: int | None = None, report: OnProgress | None = None,
-               hist: History = None) -> None:
+               hist: History = None, known: dict[int, np.ndarray] | None = None) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
         After the guess rows ``hist`` only one guess per class under the symmetries fixing
         them is tried (``choice.candidates`` counts the classes).
 
         Guesses are taken by increasing size bound (``limit``: only that many); over large
-        sets, batches of them get first-pass bounds first, and those refuted by them are
-        settled without a search."""
-        from ..kernels.optimal_cpu import INF
-
+        sets, batches of them get first-pass bounds first (all at once where the GPU computes
+        them), raised to ``known[g]`` (proven bounds of guess row g's buckets over ``answers``,
+        such as second-pass bounds), and those refuted by them are settled without a search."""
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
@@ -570,8 +476,10 @@ class _Search:
         full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
-        if depth == 1:
-            bounds = np.full(len(cand), 1 if n == 1 else INF, np.int64)
+        if n == 1:  # exact: the answer itself wins now, any other guess one turn later
+            bounds = np.where(cand == own[0], 1, 2 if depth >= 2 else INF).astype(np.int64)
+        elif depth == 1:
+            bounds = np.full(len(cand), INF, np.int64)
         order = np.lexsort((table[:, 2], bounds))
         choice.restricted = limit is not None and limit < len(order)
         if limit is not None:
@@ -582,6 +490,8 @@ class _Search:
         if caps is not None and ctx.mode != "consistent":
             replies = answer_replies(pm, answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
+        if caps is not None and on_gpu(pm, n, len(order)):
+            batch = len(order)
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
             choice.tried += 1
@@ -603,6 +513,9 @@ class _Search:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, replies=replies,
                                    hard=ctx.mode == "hard")
+                for j, i in enumerate(chunk):
+                    if known is not None and int(cand[i]) in known:
+                        first.raise_to(j, known[int(cand[i])], n)
             for j in (np.argsort(first.totals, kind="stable") if first is not None else range(len(chunk))):
                 if self.stop[0]:
                     raise KeyboardInterrupt
@@ -613,7 +526,7 @@ class _Search:
                     settle(g, int(first.totals[j]), False, bound)
                     continue
                 if depth == 1 or n == 1:
-                    value, exact = (1, True) if n == 1 else (INF, True)
+                    value, exact = int(bounds[chunk[j]]), True
                 else:
                     value, exact = self.evaluate(answers, depth, rows, path, g, bound,
                                                  None if first is None else first.buckets[j],
@@ -629,8 +542,6 @@ class _Search:
 
         ``bucket_bounds[p]``: a proven lower bound on the bucket of reply ``p`` (first pass).
         Large buckets are searched here (largest first), the others in the worker threads."""
-        from ..kernels.optimal_cpu import INF
-
         n = len(answers)
         kids = [k for k in self.ctx.children(answers, rows, g, path) if k[0] != self.ctx.solved]
         kids.sort(key=lambda k: -len(k[1]))
@@ -700,8 +611,6 @@ class _Search:
     def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
                    ws: _Workspace | None, hist: History = None) -> tuple[int, int, _Workspace | None]:
         """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
-        from ..kernels.optimal_cpu import INF
-
         if len(answers) >= FIRST_PASS_MIN_ANSWERS and depth >= 2:
             value, guess = self.value(answers, depth, rows, path, INF, hist)
             return value, guess, None
@@ -714,8 +623,6 @@ def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, pa
           guess: int | None = None, ws: _Workspace | None = None, hist: History = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, the set the guess rows ``hist`` leave, and
     its total), guess fixed when given."""
-    from ..kernels.optimal_cpu import INF
-
     ctx = search.ctx
     pm = ctx.pm
     n = len(answers)
@@ -776,11 +683,11 @@ class Options:
     """Subproblem entries of a run over the same game, lists and mode, put in the memo first."""
     keep_subproblems: int = 0
     """Return the N new memo entries with the most work (at least ``min_work``) in
-    ``result.subproblems`` (``gpusolve.runs.subproblems``)."""
+    ``result.subproblems`` (``gpusolve.search.memo.Entries``)."""
     min_work: int = 0
-    tables: list[MemoTable] | None = None
-    """A list holding the memo tables to use and keep (filled when empty or unfit), so that
-    successive searches share their memo."""
+    memos: MemoPool | None = None
+    """The caller's memo tables, so that successive searches share their memo (a search that
+    does not fit them replaces them in the pool; None: tables of this search only)."""
     progress: OnProgress | None = None
     """Hears of the first guesses settled and the buckets of the best one searched."""
     seconds: float | None = None
@@ -791,6 +698,11 @@ class Options:
     symmetry: bool = True
     """Use the game's symmetries where its lists allow (``gpusolve.core.symmetry``): one guess
     per class under the symmetries fixing the history (False: try every guess; the same values)."""
+    bucket_bounds: dict[int, np.ndarray] | None = None
+    """Proven lower bounds on the buckets of some first guesses over the question's answers
+    (guess row -> a bound per reply, e.g. ``search.bounds.second_pass``'s), used beside the first
+    pass's: tighter limits for the buckets' searches, and a refutation where they sum past the
+    cutoff."""
 
 
 def solve(pm: PatternMatrix, question: Question = Question(), options: Options | None = None,
@@ -802,8 +714,6 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     first-pass bounds, with the best total so far as the cutoff; a result ``interrupted`` by
     Ctrl-C, the time limit or ``options.budget`` holds the best found so far, not proven best.
     """
-    from ..kernels.optimal_cpu import INF
-
     q, o = question, options or Options()
     mode = check_mode(q.mode)
     moves = list(q.moves)
@@ -823,7 +733,9 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         raise GpusolveError("no answers to solve")
     alive = np.sort(alive).astype(np.int32)
     n = len(alive)
-    depth = min(depth, n)  # n guesses always suffice (a useful guess leaves fewer): a deeper limit is moot
+    # n guesses always suffice (a useful guess leaves fewer; a given start may be useless): a deeper
+    # limit is moot
+    depth = min(depth, n + (q.start is not None))
     ctx = _Context(pm, mode, len(moves) + depth, o.vector_max, o.symmetry,
                    root=None if q.answers is None else alive)
     # the symmetries fixing the moves keep the set they leave (not a set restricted beyond it)
@@ -842,7 +754,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         if g0 not in set(rows.tolist()):
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
-    search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.tables)
+    search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.memos)
     budget = o.budget or Budget(None, o.seconds)
     search.stop = budget.flag[1:]  # the compiled searches poll it
     path = tuple(ctx.move(pm.guess_index[w], code) for w, code in moves)
@@ -854,7 +766,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         with budget.guard(), budget.listening(search.interrupt):
             search.choose(choice, alive, depth, rows, path, goal, cand=cand, keep=keep,
                           limit=None if q.start is not None else candidates, report=o.progress,
-                          hist=hist)
+                          hist=hist, known=o.bucket_bounds)
     except KeyboardInterrupt:
         search.interrupt()
         interrupted = True
@@ -893,7 +805,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
             result.proven = True
         else:
             search.close()
-            raise GpusolveError(f"no strategy finds every answer within {max_guesses} guesses")
+            raise Infeasible(f"no strategy finds every answer within {max_guesses} guesses")
     result.nodes = search.nodes
     result.counters = search.counters()
     if not interrupted:
@@ -903,4 +815,4 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     return result
 
 
-__all__ = ["DEFAULT_MEMO_MB", "Alternative", "MemoTable", "OptimalResult", "Options", "Question", "solve"]
+__all__ = ["Alternative", "OptimalResult", "Options", "Question", "solve"]

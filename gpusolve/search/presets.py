@@ -286,7 +286,7 @@ def first_pass(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int, prog
     """Return (lower bound on the total score, always wins, largest bin) of every preset set
     (rows of ``sets``) with ``more`` guesses after the presets: one GPU thread per set on the
     CUDA backend, all cores on the CPU in steps that ``progress`` hears of (the same numbers)."""
-    if pm.backend.name == "cuda" and len(sets):
+    if len(sets) and pm.backend.on_gpu():
         return gpu_set_bounds(pm, sq, sets, more)
     bounds = np.empty(len(sets))
     wins = np.empty(len(sets), dtype=np.bool_)

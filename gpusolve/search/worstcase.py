@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..core.errors import GpusolveError
+from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import kernel_tables
 from ..core.trees import Node, Tree, scores
@@ -24,13 +24,12 @@ from ..kernels import worstcase_cpu as k
 from ..kernels.canonical_cpu import new_canon
 from ..kernels.stats import BRANCHES, MAX
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
+from .defaults import DEFAULT_PAIR_MB
 from .plumbing import Budget, OnProgress, Progress, answer_columns, as_budget
 
 ZOBRIST_SEED = 1_955_2022
 MAX_LEVELS = 32
 """The most guesses of history and search the compiled search's symmetry state holds."""
-DEFAULT_PAIR_MB = 256
-"""Memory for the cache of pair separators (bit sets over the guesses), in MiB."""
 MAX_PAIR_TABLE = 1 << 25
 """Largest answer-pair index table (entries) the pair cache may allocate; beyond it (huge
 answer lists) sets with 3 guesses left are searched without it."""
@@ -337,7 +336,7 @@ def _least_depth(s: _Search, members: np.ndarray, start: Word | None, min_depth:
         if ok:
             return depth, refuted
         refuted.append(depth)
-    raise GpusolveError(f"no strategy always wins within {max_depth} guesses")
+    raise Infeasible(f"no strategy always wins within {max_depth} guesses")
 
 
 def rank_worst_case(pm: PatternMatrix, depth: int, answers: np.ndarray | None = None,

@@ -1,0 +1,268 @@
+"""Time the GPU against the CPU on every row of issue 27's table, in one run, and print the ratios.
+
+    python scripts/bench_gpu.py [--repeats 3] [--proof-repeats 1] [--backends cuda,cpu]
+                                [--out DIR] [--guesses L --answers L --start WORD] [--dry-run]
+
+Rows: the pattern matrix (its kernel), partition metrics of every guess, first-pass bounds of
+every start word (each a library call in a fresh process: one untimed call over a few guesses,
+then ``--repeats`` timed ones), the exact search from ``--start`` in normal and hard mode (search
+seconds and the whole process), the whole proof (whole process, a fresh run directory each time;
+its split by phase where the proof's JSON gives ``phases``) and ``gpusolve rank`` (whole
+process). A row whose first timed run takes ``--long`` seconds or more is not repeated. Every
+process is fresh, the backends take turns, each row prints its median, and ``cpu / cuda`` is
+the speed-up. The numba cache (``$NUMBA_CACHE_DIR`` where set) and the pattern-matrix cache
+(``$GPUSOLVE_CACHE_DIR``, default under ``--out``) are warmed first by one untimed run of each
+command, so no row counts compiling. Stopped early (SIGTERM, a failure), it prints the rows so
+far. Without a GPU, ``--backends cpu`` runs every row on the CPU; ``--dry-run`` prints what
+would run. All samples go to ``DIR/bench_gpu.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+CALLS = ("pattern_matrix", "metrics", "first_pass")
+"""The library calls timed inside one fresh process each (``--call``)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A ``gpusolve`` command timed as a whole process; ``search`` rows read its JSON ``seconds``."""
+
+    label: str
+    args: tuple[str, ...]
+    search: bool = False
+    proof: bool = False
+
+
+def commands(start: str) -> list[Command]:
+    """Return the whole-process rows of the table."""
+    exact = ("optimal-tree", "--start", start, "--json", "--quiet")
+    return [
+        Command(f"exact {start}, normal", exact, search=True),
+        Command(f"exact {start}, hard", (*exact, "--mode", "hard"), search=True),
+        Command("whole proof", ("optimal-tree", "--json", "--quiet"), proof=True),
+        Command("gpusolve rank", ("rank", "--json")),
+    ]
+
+
+# ---------------------------------------------------------------- in a fresh process (--call)
+
+def timed_call(name: str, backend: str, repeats: int, guesses: str, answers: str, long: float) -> list[float]:
+    """Return the seconds of ``repeats`` calls of library call ``name`` over every guess on
+    ``backend`` (one, if it takes ``long`` seconds or more), after one untimed call over a few
+    (which compiles or loads the kernels)."""
+    import numpy as np
+    from gpusolve.kernels.stats import N_STATS
+
+    from gpusolve.core.backend import get_backend
+    from gpusolve.core.games import make_game
+    from gpusolve.core.patterns import build_codes, pattern_matrix
+    from gpusolve.search.bounds import start_first_pass
+
+    game = make_game()
+    engine = get_backend(backend)
+    pm = pattern_matrix(game, guesses, answers, backend)
+    cols = np.arange(pm.shape[1], dtype=np.int32)
+    calls = {
+        "pattern_matrix": lambda rows: build_codes(game, [pm.guesses[r] for r in rows], pm.answers, engine),
+        "metrics": lambda rows: engine.reply_stats(pm.codes, rows, cols, np.array([0, len(cols)]),
+                                                   game.n_patterns, game.solved, np.arange(N_STATS)),
+        "first_pass": lambda rows: start_first_pass(pm, "normal", 6, rows),
+    }
+    every = np.arange(pm.shape[0], dtype=np.int32)
+    calls[name](every[:8])
+    seconds = []
+    while len(seconds) < repeats and not (seconds and seconds[0] >= long):
+        start = time.perf_counter()
+        calls[name](every)
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def device() -> str:
+    """Return the GPU (name, compute capability) or why there is none, and the CPU threads."""
+    import numba
+
+    from gpusolve.core.backend import cuda_status, device_info
+
+    info = device_info()
+    gpu = f"{info['name']} (compute {info['compute_capability']})" if info else f"no GPU: {cuda_status()[1]}"
+    return f"{gpu}; {numba.get_num_threads()} CPU threads"
+
+
+# ---------------------------------------------------------------- the driver
+
+class Bench:
+    """Runs the processes of one benchmark and keeps every sample."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.out = Path(args.out).resolve()
+        self.work = Path(tempfile.mkdtemp(prefix="bench_gpu_"))  # not the checkout: its bare gpusolve/
+        self.env = dict(os.environ)
+        self.env.pop("GPUSOLVE_BACKEND", None)
+        self.env.setdefault("GPUSOLVE_CACHE_DIR", str(self.out / "cache"))
+        self.env["GPUSOLVE_RUNS_DIR"] = str(self.work / "runs")
+        self.samples: dict[str, dict[str, list]] = {}
+        self.runs = 0
+
+    def lists(self) -> list[str]:
+        """Return the list options every command takes."""
+        return ["--guesses", self.args.guesses, "--answers", self.args.answers]
+
+    def process(self, argv: list[str]) -> tuple[float, str]:
+        """Return (wall seconds, stdout) of one fresh process; a failure stops the benchmark."""
+        if self.args.dry_run:
+            print("would run:", " ".join(["gpusolve", *argv[3:]] if argv[1] == "-m" else
+                                         [Path(argv[1]).name, *argv[2:]]))
+            return 0.0, "{}"
+        start = time.perf_counter()
+        done = subprocess.run(argv, cwd=self.work, env=self.env, capture_output=True, text=True,
+                              timeout=self.args.timeout)
+        seconds = time.perf_counter() - start
+        if done.returncode:
+            raise SystemExit(f"error: {' '.join(argv[1:])} exited {done.returncode}:\n{done.stderr[-2000:]}")
+        return seconds, done.stdout
+
+    def gpusolve(self, command: Command, backend: str) -> tuple[float, dict]:
+        """Return (wall seconds, JSON) of one ``gpusolve`` process (a fresh run directory each)."""
+        self.runs += 1
+        extra = ["--run-dir", str(self.work / f"run{self.runs}")] if command.proof else []
+        seconds, out = self.process([sys.executable, "-m", "gpusolve", *command.args, *self.lists(),
+                                     "--backend", backend, *extra])
+        return seconds, json.loads(out)
+
+    def call(self, name: str, backend: str, repeats: int) -> list[float]:
+        """Return the seconds of a library call's timed repeats in one fresh process."""
+        _, out = self.process([sys.executable, str(Path(__file__).resolve()), "--call", name, "--backend",
+                               backend, "--repeats", str(repeats), "--long", str(self.args.long),
+                               *self.lists()])
+        return json.loads(out) if out.strip() != "{}" else [0.0]
+
+    def add(self, row: str, backend: str, value) -> None:
+        """Keep one sample of ``row`` on ``backend``; say it on stderr."""
+        self.samples.setdefault(row, {}).setdefault(backend, []).append(value)
+        print(f"  {row} [{backend}]: {value if isinstance(value, dict) else f'{value:.4f} s'}",
+              file=sys.stderr, flush=True)
+
+    def run(self) -> None:
+        """Warm the caches, then take every sample, the backends taking turns."""
+        backends = self.args.backends
+        print("warming the numba and pattern-matrix caches (untimed)", file=sys.stderr, flush=True)
+        for backend in backends:
+            for command in commands(self.args.start):
+                if not command.proof:
+                    self.gpusolve(command, backend)
+        for name in CALLS:
+            for backend in backends:
+                for seconds in self.call(name, backend, self.args.repeats):
+                    self.add(LABELS[name], backend, seconds)
+        for command in commands(self.args.start):
+            repeats = self.args.proof_repeats if command.proof else self.args.repeats
+            long = set()  # the backends this command took --long seconds or more on: not repeated
+            for _ in range(repeats):
+                for backend in [b for b in backends if b not in long]:
+                    seconds, found = self.gpusolve(command, backend)
+                    if seconds >= self.args.long:
+                        long.add(backend)
+                    if command.search:
+                        self.add(f"{command.label} (search seconds)", backend, found.get("seconds", 0.0))
+                    self.add(f"{command.label} (whole process)", backend, seconds)
+                    for phase, value in (found.get("phases") or {} if command.proof else {}).items():
+                        self.add(f"{command.label}: {phase.replace('_', ' ')}", backend, value)
+
+
+LABELS = {
+    "pattern_matrix": "pattern matrix (kernel)",
+    "metrics": "partition metrics of every guess",
+    "first_pass": "first-pass bounds of every start word",
+}
+
+
+def median(values: list) -> tuple[float, str]:
+    """Return the median seconds of samples (numbers, or phases ``{seconds, gpu_seconds}``) and the
+    GPU's share of them where a phase says it."""
+    seconds = statistics.median(v["seconds"] if isinstance(v, dict) else v for v in values)
+    gpu = [v["gpu_seconds"] for v in values if isinstance(v, dict) and "gpu_seconds" in v]
+    share = f" ({statistics.median(gpu) / seconds:.0%} on the GPU)" if gpu and seconds else ""
+    return seconds, share
+
+
+def table(samples: dict[str, dict[str, list]], backends: list[str]) -> str:
+    """Return the table of medians, with ``cpu / X`` for every other backend X where both ran."""
+    others = [b for b in backends if b != "cpu"] if "cpu" in backends else []
+    lines = ["| step | " + " | ".join(backends) + "".join(f" | cpu / {b}" for b in others) + " |",
+             "|---" * (len(backends) + 1 + len(others)) + "|"]
+    for row, found in samples.items():
+        cells, seconds = [], {}
+        for backend in backends:
+            if backend in found:
+                seconds[backend], share = median(found[backend])
+                cells.append(f"{seconds[backend]:.4g} s{share}")
+            else:
+                cells.append("—")
+        line = f"| {row} | " + " | ".join(cells) + " |"
+        for other in others:
+            both = seconds.get(other) and "cpu" in seconds
+            line += f" {seconds['cpu'] / seconds[other]:.2f} |" if both else " — |"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs of each row per backend")
+    parser.add_argument("--proof-repeats", type=int, default=1, help="timed runs of the whole proof")
+    parser.add_argument("--long", type=float, default=20.0,
+                        help="a row whose first timed run takes this many seconds is not repeated")
+    parser.add_argument("--backends", default="cuda,cpu", type=lambda s: s.split(","))
+    parser.add_argument("--guesses", default="allowed")
+    parser.add_argument("--answers", default="answers")
+    parser.add_argument("--start", default="SALET")
+    parser.add_argument("--out", default="bench-gpu", help="folder for the JSON and the matrix cache")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds any one process may take")
+    parser.add_argument("--dry-run", action="store_true", help="print what would run")
+    parser.add_argument("--call", choices=CALLS, help=argparse.SUPPRESS)
+    parser.add_argument("--backend", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.call:
+        seconds = timed_call(args.call, args.backend, args.repeats, args.guesses, args.answers, args.long)
+        print(json.dumps(seconds))
+        return
+    if bad := set(args.backends) - {"cuda", "auto", "cpu"}:
+        raise SystemExit(f"error: --backends takes cuda, auto and cpu, not {', '.join(sorted(bad))}")
+    bench = Bench(args)
+    bench.out.mkdir(parents=True, exist_ok=True)
+    said = "(dry run)" if args.dry_run else device()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("error: stopped (SIGTERM): the rows so far follow"))
+    try:
+        bench.run()
+    finally:
+        report(bench, said)
+
+
+def report(bench: Bench, said: str) -> None:
+    """Write every sample to ``--out``/bench_gpu.json and print the table of medians."""
+    args = bench.args
+    text = table(bench.samples, args.backends)
+    (bench.out / "bench_gpu.json").write_text(json.dumps(
+        {"date": date.today().isoformat(), "device": said, "args": vars(args), "samples": bench.samples},
+        indent=1) + "\n")
+    print(f"\n{date.today().isoformat()}, {said}; {args.guesses} x {args.answers}; median of {args.repeats} "
+          f"runs (the proof {args.proof_repeats}; rows of {args.long:g} s or more: 1)\n{text}")
+
+
+if __name__ == "__main__":
+    main()

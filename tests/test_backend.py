@@ -1,0 +1,207 @@
+"""The backend's choice and failure modes: a GPU that cannot run (no driver, no NVVM, a numpy its
+compiler cannot use) sends ``auto`` to the CPU with one note and stops ``--backend cuda`` with
+one error, never a traceback; the check is a trial kernel, run once and only when a call would
+first run on the GPU; requests beyond the GPU's free memory are refused up front; numba's own
+warnings never reach the terminal. Without a GPU here, the GPU's answers are stood in for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+import warnings
+
+import numpy as np
+import pytest
+from gpusolve.kernels import config
+from test_cli_core import assert_one_line_error
+from typer.testing import CliRunner
+
+from gpusolve.cli import app
+from gpusolve.core import backend
+from gpusolve.core.backend import CpuBackend, CudaBackend, get_backend
+from gpusolve.core.errors import GpusolveError, Note
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import build_codes
+
+runner = CliRunner()
+ROW_STACK = ("the GPU could not compile and run a trial kernel (AttributeError: module 'numpy' has no "
+             "attribute 'row_stack'): numba-cuda 0.30.4 cannot compile with numpy 2.5.2; pip install "
+             "'numpy<2.5'")
+
+
+@pytest.fixture
+def gpu_that_fails(monkeypatch):
+    """CuPy installed, and a GPU whose trial kernel fails: the checks that ran are counted."""
+    checks = []
+
+    def status():
+        checks.append(1)
+        return False, ROW_STACK
+
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.setattr(backend, "find_spec", lambda name: object())
+    monkeypatch.setattr(backend, "_cuda_status", status)
+    return checks
+
+
+def _notes_and_errors(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.strip()]
+
+
+def test_auto_starts_no_gpu_for_work_the_cpu_does_sooner(gpu_that_fails):
+    """rank reads 3 * 10**7 reply cells: less than starting the GPU costs, so auto never tries."""
+    got = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "auto"])
+    assert got.exit_code == 0, got.output
+    assert _notes_and_errors(got) == [] and gpu_that_fails == []
+
+
+def test_auto_loads_no_cuda_compiler_for_work_the_cpu_does():
+    """In a fresh process where CuPy seems installed, rank with auto imports neither numba.cuda
+    nor CuPy (importing them alone costs a good part of a second)."""
+    code = ("import importlib.util, sys; import gpusolve.core.backend as b; real = importlib.util.find_spec; "
+            "b.find_spec = lambda n: object() if n == 'cupy' else real(n); from gpusolve.cli import main; "
+            "sys.argv = ['gpusolve', 'rank', '--top', '1', '--backend', 'auto']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in sys.modules if m.startswith(('numba.cuda', 'cupy'))], file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr.splitlines()[-1] == "[]", done.stderr
+
+
+def test_auto_runs_on_the_cpu_with_one_note_when_the_gpu_cannot(gpu_that_fails, monkeypatch):
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)  # rank's statistics are GPU work
+    want = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "cpu"])
+    got = runner.invoke(app, ["rank", "--top", "3", "--json", "--backend", "auto"])
+    assert got.exit_code == 0, got.output
+    assert json.loads(got.stdout) == json.loads(want.stdout)
+    assert _notes_and_errors(got) == [f"note: running on the CPU: {ROW_STACK}"]
+    assert len(gpu_that_fails) == 1
+
+
+def test_cuda_is_one_error_saying_why(gpu_that_fails):
+    result = runner.invoke(app, ["rank", "--top", "3", "--backend", "cuda"])
+    assert_one_line_error(result, f"the cuda backend is not available: {ROW_STACK}; use --backend cpu")
+
+
+def test_doctor_names_the_cause(gpu_that_fails):
+    result = runner.invoke(app, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["auto_backend"], report["reason"], report["device"]) == ("cpu", ROW_STACK, None)
+    skipped = {"name": "GPU vs CPU equivalence", "ok": None, "detail": ROW_STACK}
+    assert report["checks"][-1] == skipped
+
+
+def test_auto_checks_the_gpu_only_when_a_call_would_run_there(gpu_that_fails):
+    gpu = get_backend("auto")
+    assert isinstance(gpu, CudaBackend) and not gpu.explicit and not gpu_that_fails
+    assert not gpu.offloads(10, 243)  # too small for the GPU: not checked
+    assert not gpu_that_fails
+    with pytest.warns(Note, match="running on the CPU"):
+        assert not gpu.offloads(10_000, 243)
+    assert not gpu.offloads(10_000, 243) and gpu.name == "cpu" and len(gpu_that_fails) == 1
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (AttributeError("module 'numpy' has no attribute 'row_stack'"), "pip install 'numpy<2.5'"),
+    (RuntimeError("libNVVM cannot be found. Do `conda install cudatoolkit`:\nlibnvvm.so: cannot open"),
+     "misses CUDA's compiler libraries (NVVM, NVRTC); pip install 'gpusolve[cuda13]'"),
+    (type("DynamicLibNotFoundError", (RuntimeError,), {})('Failure finding "libnvrtc.so.13 or so.12"'),
+     "misses CUDA's compiler libraries (NVVM, NVRTC); pip install 'gpusolve[cuda13]' for CUDA 13 drivers"),
+    (RuntimeError("CUDA_ERROR_NO_BINARY_FOR_GPU"), "(RuntimeError: CUDA_ERROR_NO_BINARY_FOR_GPU)"),
+])  # fmt: skip
+def test_the_check_is_a_trial_kernel_run_once(monkeypatch, error, said):
+    """numba sees a GPU and CuPy imports, but the trial kernel fails: the reason is its error
+    (first line) and, where known, what to install; the trial runs once per process."""
+    from gpusolve.kernels.gpu import cuda
+
+    tried = []
+
+    def trial(self):
+        tried.append(1)
+        raise error
+
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.setattr(cuda, "is_available", lambda: True)
+    monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))
+    monkeypatch.setattr(CudaBackend, "trial", trial)
+    backend._cuda_status.cache_clear()
+    try:
+        usable, reason = backend.cuda_status()
+        assert backend.cuda_status() == (usable, reason)
+    finally:
+        backend._cuda_status.cache_clear()
+    assert not usable and reason.startswith("the GPU could not compile and run a trial kernel (")
+    assert said in reason and "\n" not in reason and tried == [1]
+
+
+def test_no_gpu_or_driver_is_said(monkeypatch):
+    from gpusolve.kernels.gpu import cuda
+
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.setattr(cuda, "is_available", lambda: False)
+    backend._cuda_status.cache_clear()
+    try:
+        assert backend.cuda_status() == (False, "numba finds no CUDA GPU or driver")
+    finally:
+        backend._cuda_status.cache_clear()
+
+
+@pytest.fixture
+def small_gpu(monkeypatch):
+    """A GPU that runs (checked already) with 1 KiB free, every allocation checked."""
+    monkeypatch.setattr(backend, "CHECKED_BYTES", 0)
+    monkeypatch.setattr(CudaBackend, "free_memory", lambda self: 1024)
+
+
+def test_what_cannot_fit_in_gpu_memory_is_refused_up_front(small_gpu):
+    game = make_game("mastermind", 4, 6)
+    codes = game.word_lists(None, None)[0]
+    gpu = CudaBackend(_usable=True)
+    with pytest.raises(GpusolveError, match=r"^the pattern matrix needs 2 MiB of GPU memory, more than "
+                                            r"the 0 MiB free on the GPU; use --backend cpu, or shorter"):
+        build_codes(game, codes, codes, gpu)
+    with pytest.raises(GpusolveError, match=r"^a 1,000 x 1,000 array of int32 needs 4 MiB of GPU memory"):
+        gpu.empty((1000, 1000), np.int32)
+    with pytest.raises(GpusolveError, match="more than the 0 MiB free on the GPU"):
+        gpu.to_device(np.zeros(2000))
+
+
+def test_auto_runs_what_cannot_fit_on_the_cpu_with_one_note(small_gpu):
+    game = make_game("mastermind", 4, 6)
+    codes = game.word_lists(None, None)[0]
+    gpu = CudaBackend(explicit=False, _usable=True)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", Note)
+        matrix = build_codes(game, codes, codes, gpu)
+        again = build_codes(game, codes, codes, gpu)
+    want = build_codes(game, codes, codes, CpuBackend())
+    assert np.array_equal(matrix, want) and np.array_equal(again, want)
+    assert [str(w.message) for w in seen] == ["the pattern matrix needs 2 MiB of GPU memory, more than the "
+                                              "0 MiB free on the GPU: it runs on the CPU"]
+
+
+@pytest.mark.parametrize("name", ["cpu", "auto"])
+def test_numba_warnings_never_reach_the_terminal(name):
+    """Once a backend is chosen, numba's and numba-cuda's warnings (the GPU's launch-size warning,
+    say) are ignored; notes raised inside numba's compile events, and others' warnings, are not."""
+    from gpusolve.kernels.gpu import cuda
+    from numba.core.errors import NumbaDeprecationWarning
+
+    NumbaPerformanceWarning = cuda.core.errors.NumbaPerformanceWarning  # what numba-cuda's launches raise
+    with warnings.catch_warnings(record=True) as seen:
+        get_backend(name)
+        warnings.warn_explicit("Grid size 1 will likely result in GPU under-utilization.",
+                               NumbaPerformanceWarning, "dispatcher.py", 748, module="numba.cuda.dispatcher")
+        warnings.warn_explicit("a numba warning said elsewhere", NumbaDeprecationWarning, "x.py", 1,
+                               module="elsewhere")
+        warnings.warn_explicit("compiling", Note, "event.py", 1, module="numba.core.event")
+        warnings.warn_explicit("not numba's", UserWarning, "x.py", 1, module="elsewhere")
+    assert [str(w.message) for w in seen] == ["compiling", "not numba's"]
+
+
+@pytest.mark.cuda
+def test_the_trial_kernel_runs():
+    """The trial kernel counts right (on a GPU, or simulated: the PTX test compiles its launch)."""
+    CudaBackend().trial()

@@ -1,0 +1,65 @@
+"""scripts/bench_gpu.py without a GPU: what it would run, its library calls on the CPU, its table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_gpu.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """Return the script as a module."""
+    spec = importlib.util.spec_from_file_location("bench_gpu", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_gpu"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dry_run_says_every_command_once_per_backend_and_repeat(tmp_path):
+    argv = [sys.executable, str(SCRIPT), "--dry-run", "--repeats", "2", "--out", str(tmp_path)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    runs = [line.removeprefix("would run: ") for line in done.stdout.splitlines() if line.startswith("would")]
+    for backend in ("cuda", "cpu"):
+        mine = [r for r in runs if r.endswith(f"--backend {backend}") or f"--backend {backend} " in r]
+        normal = "gpusolve optimal-tree --start SALET --json --quiet --guesses"
+        assert sum(r.startswith(normal) for r in mine) == 1 + 2
+        assert sum("--mode hard" in r for r in mine) == 1 + 2
+        assert sum("--run-dir" in r for r in mine) == 1  # the whole proof: not warmed, one timed run
+        assert sum(r.startswith("gpusolve rank --json") for r in mine) == 1 + 2
+        for call in ("pattern_matrix", "metrics", "first_pass"):
+            timed = f"bench_gpu.py --call {call} --backend {backend} --repeats 2"
+            assert sum(r.startswith(timed) for r in mine) == 1
+    proof = [r for r in runs if "--run-dir" in r]
+    assert len(set(proof)) == len(proof)  # a fresh run directory each time
+    assert "| step | cuda | cpu | cpu / cuda |" in done.stdout
+    assert json.loads((tmp_path / "bench_gpu.json").read_text())["args"]["repeats"] == 2
+
+
+@pytest.mark.parametrize("call", ["pattern_matrix", "metrics", "first_pass"])
+def test_the_timed_calls_run_on_the_cpu(bench, call, tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("CRANE\nSLATE\nABACK\nTRACE\nCRATE\nLATCH\nMATCH\nPATCH\n")
+    seconds = bench.timed_call(call, "cpu", 2, str(words), str(words), 60.0)
+    assert len(seconds) == 2 and all(s > 0 for s in seconds)
+    assert len(bench.timed_call(call, "cpu", 2, str(words), str(words), 0.0)) == 1  # long: not repeated
+
+
+def test_the_table_gives_medians_ratios_and_the_gpus_share(bench):
+    samples = {
+        "pattern matrix (kernel)": {"cuda": [0.5, 0.1, 0.2], "cpu": [0.4, 0.8, 0.6]},
+        "whole proof: first pass": {"cuda": [{"seconds": 2.0, "gpu_seconds": 1.5}], "cpu": [8.0]},
+        "gpusolve rank (whole process)": {"cpu": [1.0]},
+    }
+    lines = bench.table(samples, ["cuda", "cpu"]).splitlines()
+    assert lines[2] == "| pattern matrix (kernel) | 0.2 s | 0.6 s | 3.00 |"
+    assert lines[3] == "| whole proof: first pass | 2 s (75% on the GPU) | 8 s | 4.00 |"
+    assert lines[4] == "| gpusolve rank (whole process) | — | 1 s | — |"
+    assert bench.table(samples, ["cpu"]).splitlines()[2] == "| pattern matrix (kernel) | 0.6 s |"
