@@ -194,6 +194,7 @@ class NamedCuda:
 def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
     """No CUDA twin of the hard-mode kernel: on the CUDA backend it still runs on the CPU."""
     from gpusolve.kernels import config
+
     from gpusolve.search import bounds
 
     monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)

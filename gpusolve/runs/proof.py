@@ -242,7 +242,8 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         search = _Search(pm, job, store, words, rows, keep, progress)
         clock = _Clock()
         try:
-            batch = GPU_PASS_UNITS if on_gpu(pm, pm.shape[1], GPU_PASS_UNITS) else FIRST_PASS_UNITS
+            gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
+            batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
             with clock("seed"):

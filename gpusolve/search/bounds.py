@@ -93,7 +93,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     starts = np.ascontiguousarray(starts, np.int32)
     limit = INF if cutoff is None else int(min(cutoff, INF))
     pair_max = PAIR_MAX if pair_max is None else pair_max
-    if not hard and on_gpu(pm, len(answers), len(starts), len(rows)):
+    if on_gpu(pm, len(answers), len(starts), len(rows), hard):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     if replies is None:
         replies = np.zeros((0, 0), np.uint8) if members_only else answer_replies(pm, answers, rows)
@@ -125,15 +125,17 @@ def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray
     return FirstPass(starts, totals, buckets, cutoff)
 
 
-def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None) -> bool:
+def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None,
+           hard: bool = False) -> bool:
     """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
     bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
     for enough start words to fill it (a few start words are quicker on the CPU, which also
-    stops at a cutoff) and enough work to start it (``CudaBackend.offloads``)."""
+    stops at a cutoff) and enough work to start it (``CudaBackend.offloads``); never in hard
+    mode (``hard``: its bound has no CUDA twin)."""
     from ..kernels import config
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
-    return (pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
+    return (not hard and pm.backend.name == "cuda" and starts >= config.FIRST_PASS_GPU_MIN_STARTS
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 

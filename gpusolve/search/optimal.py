@@ -460,7 +460,7 @@ class _Search:
         if caps is not None and ctx.mode != "consistent":
             replies = answer_replies(pm, answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
-        if caps is not None and on_gpu(pm, n, len(order)):
+        if caps is not None and on_gpu(pm, n, len(order), hard=ctx.mode == "hard"):
             batch = len(order)
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
