@@ -33,7 +33,9 @@ Whether the rule of (s, p) allows guess h depends on h only through q = the repl
 were h the answer: in the other games the rule is q == p; in Wordle h keeps p's greens exactly
 when q has them, and h holds a revealed letter c at least n times (n <= its count in s) exactly
 when q reveals c at least n times. So the guesses are grouped by q once per start word, and the
-rule is checked once per (bucket, group), on the group's first guess.
+rule is checked once per (bucket, group), on the group's first guess. Wordle's q is looked up by a
+key of it that is quicker to compute (``_reply_key``: the greens and the letters held), so the
+reply itself is computed once per group.
 """
 
 from collections import namedtuple
@@ -333,13 +335,65 @@ def _new_groups(n, n_patterns):
                   np.zeros(n_patterns, np.uint8))
 
 
+KEY_LENGTH_MAX = 6
+"""Wordle words of at most this many letters find their reply to the start word through
+``_reply_key`` (a table of ``4 ** length`` replies per start word)."""
+
+
+@njit(cache=True, nogil=True)
+def _key_digits(words, s):
+    """Return (the distinct letters of start row ``s``, their counts in it, their place values
+    in ``_reply_key``)."""
+    letters = np.empty(words.length, np.int64)
+    counts = np.empty(words.length, np.int64)
+    place = np.empty(words.length, np.int64)
+    u = 0
+    value = 1
+    for k in range(words.length):
+        c = words.letters[s, k]
+        if c in letters[:u]:
+            continue
+        letters[u] = c
+        counts[u] = words.counts[s, c]
+        place[u] = value
+        value *= counts[u] + 1
+        u += 1
+    return letters[:u], counts[:u], place[:u]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reply_key(words, s, h, letters, counts, place):
+    """Return a key of Wordle's reply to start row ``s`` were guess row ``h`` the answer, less
+    than ``4 ** length``: the positions where they agree (the greens) and how often ``h`` holds
+    each letter of ``s``, at most as often as ``s`` does (how often the reply reveals it). The
+    reply is a function of the two (its yellows go to the first non-green places of each
+    letter), and each is read off the reply: equal keys, equal replies."""
+    same = 0
+    for k in range(words.length):
+        same |= int(words.letters[h, k] == words.letters[s, k]) << k
+    held = 0
+    for t in range(letters.shape[0]):
+        held += min(np.int64(words.counts[h, letters[t]]), counts[t]) * place[t]
+    return (same << words.length) | held
+
+
 @njit(cache=True, nogil=True)
 def _fill_groups(words, s, guesses, groups):
-    """Fill the ``Groups`` of start row ``s`` over ``guesses`` (``Guesses``), not yet sorted."""
+    """Fill the ``Groups`` of start row ``s`` over ``guesses`` (``Guesses``), not yet sorted
+    (Wordle's replies each computed once per key, ``_reply_key``)."""
     scratch = np.zeros(SCRATCH, np.int64)
+    keyed = words.kind == replies.WORDLE and words.length <= KEY_LENGTH_MAX
+    known = np.full(1 << (2 * words.length) if keyed else 0, -1, np.int64)
+    letters, counts, place = _key_digits(words, s)
     for i in range(guesses.rows.shape[0]):
-        q = reply_code(words.kind, words.letters, s, words.letters, guesses.rows[i], words.length,
-                       words.colours, scratch)
+        h = guesses.rows[i]
+        key = _reply_key(words, s, h, letters, counts, place) if keyed else 0
+        q = known[key] if keyed else -1
+        if q < 0:
+            q = reply_code(words.kind, words.letters, s, words.letters, h, words.length, words.colours,
+                           scratch)
+            if keyed:
+                known[key] = q
         groups.reply[guesses.column[i]] = q
         groups.size[q] += 1
         if groups.head[q] < 0:

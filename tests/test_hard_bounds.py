@@ -149,6 +149,24 @@ def test_the_rule_after_a_reply_depends_only_on_the_reply_the_start_word_would_g
             assert all(hard_mode_allows(game, a, [(s, p)]) for a in pm.answers if game.reply(s, a) == p)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_wordles_reply_key_and_the_reply_determine_each_other(seed):
+    """The kernel groups Wordle's guesses by a key computed without the reply (the greens and how
+    often each letter of the start word is held): equal keys exactly where equal replies."""
+    from gpusolve.kernels.bounds_cpu import Words, _key_digits, _reply_key
+
+    pm = instance("repeats", seed, 10, 60)
+    game = pm.game
+    words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
+    for s, start in enumerate(pm.guesses):
+        digits = _key_digits(words, s)
+        pairs = {(_reply_key(words, s, h, *digits), game.reply(start, word))
+                 for h, word in enumerate(pm.guesses)}
+        assert len(pairs) == len({k for k, _ in pairs}) == len({q for _, q in pairs})
+        assert max(k for k, _ in pairs) < 4 ** game.length
+
+
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(6, 13),

@@ -220,10 +220,12 @@ def _second_pass_units(pm: PatternMatrix, answers: np.ndarray, first: FirstPass,
 
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``."""
+    """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``
+    (gathered from the answer-major matrix: several times quicker than transposing a gather of
+    the guess-major one)."""
     if pm.covers(answers, rows):
         return pm.answer_major
-    return np.ascontiguousarray(pm.codes[np.ix_(rows, answers)].T)
+    return np.take(pm.answer_major[answers], rows, axis=1)
 
 
 def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most: int,

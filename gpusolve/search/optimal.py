@@ -433,17 +433,17 @@ class _Search:
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
+        guessers = own if ctx.mode == "consistent" else rows
+        full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         if cand is None:
-            cand = own if ctx.mode == "consistent" else rows
-        table = guess_table(pm, answers, cand)
+            cand = guessers
+        table = full if cand is guessers else guess_table(pm, answers, cand)
         useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
         if hist is not None and ctx.symmetric and len(cand) > 1:
             per_class = np.isin(cand, ctx.classes(hist, cand))
             cand, table = cand[per_class], table[per_class]
-        guessers = own if ctx.mode == "consistent" else rows
-        full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
         if n == 1:  # exact: the answer itself wins now, any other guess one turn later
