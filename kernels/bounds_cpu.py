@@ -20,15 +20,40 @@ over the whole set). They are scanned by decreasing cap: a bucket is settled onc
 ``m``, falls to its best score, and with a ``cutoff`` the scan stops as soon as the bounds so
 far (each bucket at least ``3m - max(best, min(m, cap))``) reach it. Every bound written is
 proven at every moment; it is the exact partition bound when the scan ran to its end.
+
+**Hard mode** (``hard_bounds_of_start``): after start word s got reply p, only the guesses the
+hard-mode rule of (s, p) allows may answer bucket p, at its first guess and every later one (the
+rule of each later move only removes more). So each bucket's best score, its no-split test and
+the level bound's ``k`` (its best score) are taken over the allowed guesses alone, and the bound
+is still proven. A bucket's own answers are always allowed: each gave reply p to s, so it keeps
+p's greens and contains each revealed letter as often as p revealed it (Wordle's rule), and
+would give reply p to s were it the answer (the other games' rule).
+
+Whether the rule of (s, p) allows guess h depends on h only through q = the reply s would get
+were h the answer: in the other games the rule is q == p; in Wordle h keeps p's greens exactly
+when q has them, and h holds a revealed letter c at least n times (n <= its count in s) exactly
+when q reveals c at least n times. So the guesses are grouped by q once per start word, and the
+rule is checked once per (bucket, group), on the group's first guess. Wordle's q is looked up by a
+key of it that is quicker to compute (``_reply_key``: the greens and the letters held), so the
+reply itself is computed once per group.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
 
-from . import levels
+from . import levels, replies
 from .config import INF
+from .hardmode import SCRATCH
+from .hardmode_cpu import hard_rule, rule_allows
 
 level_bound = njit(cache=True, nogil=True)(levels.level_bound)
+reply_code = njit(nogil=True, inline="always")(replies.reply_code)
+
+Words = namedtuple("Words", "kind length colours letters counts")
+"""The guesses' words for the hard-mode rule: the reply rule's kind, word length and symbols, the
+letters of every guess row and its letter counts (``kernels.hardmode.letter_counts``)."""
 
 
 PAIR_MAX = 96
@@ -60,9 +85,10 @@ def _bucket_order(row0, answers, n_patterns, local, perm, first):
 
 
 @njit(cache=True, nogil=True)
-def _pair_scores(tmat, local, lo, hi, seen, score):
-    """Return (the most distinct replies any guess gives on the answers ``local[lo:hi]``,
-    whether one gives all distinct): ``tmat`` is answer-major, a column per guess."""
+def _pair_scores(tmat, local, lo, hi, key, allowed, seen, score):
+    """Return (the most distinct replies any allowed guess gives on the answers ``local[lo:hi]``,
+    whether one gives all distinct): ``tmat`` is answer-major, a column per guess, column j
+    allowed when ``allowed[key[j]]``."""
     m = hi - lo
     width = tmat.shape[1]
     most = 0
@@ -81,7 +107,7 @@ def _pair_scores(tmat, local, lo, hi, seen, score):
             for g in range(w):
                 score[g] += 1 - seen[g]
         for g in range(w):
-            most = max(most, np.int64(score[g]))
+            most = max(most, np.int64(score[g]) * allowed[key[g0 + g]])
             if most == m:
                 return most, True
     return most, most == m
@@ -116,6 +142,53 @@ def _partial(fixed, first, active, na, best, final, most, left, out):
 
 
 @njit(cache=True, nogil=True)
+def _trivial_buckets(first, n, solved, left, active, out):
+    """Return (how many buckets need scoring, listed in ``active``; ``n`` plus the bounds of the
+    others, written to ``out``: 0 for the empty and the solved one, 1 for 1 answer, 3 for 2,
+    INF with at most one guess left)."""
+    na = 0
+    fixed = n
+    for p in range(first.shape[0] - 1):
+        m = first[p + 1] - first[p]
+        out[p] = 0
+        if m == 0 or p == solved:
+            continue
+        if m == 1:
+            out[p] = 1
+        elif left <= 1:
+            out[p] = INF
+        elif m == 2:
+            out[p] = 3
+        else:
+            active[na] = p
+            na += 1
+            continue
+        fixed += out[p]
+    return na, fixed
+
+
+@njit(cache=True, nogil=True)
+def _score_members(codes, answer_rows, perm, first, active, mark, best, split):
+    """Score each ``active`` bucket's own answers (only they can score m + 1; m² cells a bucket)
+    into ``best`` and ``split``; return the last stamp written to ``mark``."""
+    stamp = 0
+    for p in active:
+        lo = first[p]
+        hi = first[p + 1]
+        for i in range(lo, hi):
+            row = codes[answer_rows[perm[i]]]
+            stamp += 1
+            k = 0
+            for j in range(lo, hi):
+                c = row[perm[j]]
+                k += mark[c] != stamp
+                mark[c] = stamp
+            split[p] |= k == hi - lo
+            best[p] = max(best[p], k + 1)
+    return stamp
+
+
+@njit(cache=True, nogil=True)
 def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, left, members_only,
                     answer_rows, cutoff, pair_max, out):
     """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``)
@@ -135,41 +208,9 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     best = np.zeros(n_patterns, np.int64)
     split = np.zeros(n_patterns, np.bool_)
     active = np.empty(n_patterns, np.int64)
-    na = 0
-    fixed = n
-    for p in range(n_patterns):
-        m = first[p + 1] - first[p]
-        out[p] = 0
-        if m == 0 or p == solved:
-            continue
-        if m == 1:
-            out[p] = 1
-        elif left <= 1:
-            out[p] = INF
-        elif m == 2:
-            out[p] = 3
-        else:
-            active[na] = p
-            na += 1
-            continue
-        fixed += out[p]
-    # each bucket's own answers first (only they can score m + 1): m² cells a bucket
+    na, fixed = _trivial_buckets(first, n, solved, left, active, out)
     mark = np.zeros(n_patterns, np.int64)
-    stamp = 0
-    for t in range(na):
-        p = active[t]
-        lo = first[p]
-        hi = first[p + 1]
-        for i in range(lo, hi):
-            row = codes[answer_rows[perm[i]]]
-            stamp += 1
-            k = 0
-            for j in range(lo, hi):
-                c = row[perm[j]]
-                k += mark[c] != stamp
-                mark[c] = stamp
-            split[p] |= k == hi - lo
-            best[p] = max(best[p], k + 1)
+    stamp = _score_members(codes, answer_rows, perm, first, active[:na], mark, best, split)
     most = cap[0] if guesses.shape[0] and not members_only else 0
     # the other guesses score at most m and at most their cap: large buckets guess by guess,
     # by decreasing cap (a bucket is settled once neither the cap nor m exceeds its best) ...
@@ -214,6 +255,8 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
         final[active[t]] = members_only or first[active[t] + 1] - first[active[t]] > pair_max
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
+    key = np.zeros(tmat.shape[1], np.uint8)
+    every = np.ones(1, np.uint8)
     while True:
         if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out) >= cutoff:
             return _partial(fixed, first, active, na, best, final, most, left, out)
@@ -227,7 +270,7 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
         final[pick] = True
         if best[pick] >= first[pick + 1] - first[pick] and (left != 2 or split[pick]):
             continue  # no other guess scores more than m
-        k, splits = _pair_scores(tmat, local, first[pick], first[pick + 1], seen, score)
+        k, splits = _pair_scores(tmat, local, first[pick], first[pick + 1], key, every, seen, score)
         best[pick] = max(best[pick], k)
         split[pick] |= splits
     total = fixed
@@ -275,4 +318,230 @@ def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns,
                                     left, members_only, answer_rows, cutoff, pair_max, out[j])
 
 
-__all__ = ["INF", "bounds_of_start", "level_bound", "size_bounds", "start_bounds"]
+Groups = namedtuple("Groups", "reply size head by_head first order allowed")
+"""The guesses of one start word s by the reply s would get were each the answer, once
+``_fill_groups`` ran: ``reply[j]`` of the guess of column j, ``size[q]`` how many got reply q,
+``head[q]`` the first of them (by decreasing cap; -1: none), ``by_head`` the replies by
+decreasing cap of their head; once ``_sort_groups`` ran (``first[-1] > 0``),
+``order[first[q]:first[q + 1]]`` the guesses of reply q by decreasing cap; ``allowed[q]``
+whether the rule of the bucket at hand allows them."""
+
+
+@njit(cache=True, nogil=True)
+def _new_groups(n, n_patterns):
+    """Return empty ``Groups`` for ``n`` guesses (``_fill_groups`` fills them)."""
+    return Groups(np.empty(n, np.int32), np.zeros(n_patterns, np.int64), np.full(n_patterns, -1, np.int64),
+                  np.empty(n_patterns, np.int64), np.zeros(n_patterns + 1, np.int64), np.empty(n, np.int64),
+                  np.zeros(n_patterns, np.uint8))
+
+
+KEY_LENGTH_MAX = 6
+"""Wordle words of at most this many letters find their reply to the start word through
+``_reply_key`` (a table of ``4 ** length`` replies per start word)."""
+
+
+@njit(cache=True, nogil=True)
+def _key_digits(words, s):
+    """Return (the distinct letters of start row ``s``, their counts in it, their place values
+    in ``_reply_key``)."""
+    letters = np.empty(words.length, np.int64)
+    counts = np.empty(words.length, np.int64)
+    place = np.empty(words.length, np.int64)
+    u = 0
+    value = 1
+    for k in range(words.length):
+        c = words.letters[s, k]
+        if c in letters[:u]:
+            continue
+        letters[u] = c
+        counts[u] = words.counts[s, c]
+        place[u] = value
+        value *= counts[u] + 1
+        u += 1
+    return letters[:u], counts[:u], place[:u]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reply_key(words, s, h, letters, counts, place):
+    """Return a key of Wordle's reply to start row ``s`` were guess row ``h`` the answer, less
+    than ``4 ** length``: the positions where they agree (the greens) and how often ``h`` holds
+    each letter of ``s``, at most as often as ``s`` does (how often the reply reveals it). The
+    reply is a function of the two (its yellows go to the first non-green places of each
+    letter), and each is read off the reply: equal keys, equal replies."""
+    same = 0
+    for k in range(words.length):
+        same |= int(words.letters[h, k] == words.letters[s, k]) << k
+    held = 0
+    for t in range(letters.shape[0]):
+        held += min(np.int64(words.counts[h, letters[t]]), counts[t]) * place[t]
+    return (same << words.length) | held
+
+
+@njit(cache=True, nogil=True)
+def _fill_groups(words, s, guesses, groups):
+    """Fill the ``Groups`` of start row ``s`` over ``guesses`` (``Guesses``), not yet sorted
+    (Wordle's replies each computed once per key, ``_reply_key``)."""
+    scratch = np.zeros(SCRATCH, np.int64)
+    keyed = words.kind == replies.WORDLE and words.length <= KEY_LENGTH_MAX
+    known = np.full(1 << (2 * words.length) if keyed else 0, -1, np.int64)
+    letters, counts, place = _key_digits(words, s)
+    for i in range(guesses.rows.shape[0]):
+        h = guesses.rows[i]
+        key = _reply_key(words, s, h, letters, counts, place) if keyed else 0
+        q = known[key] if keyed else -1
+        if q < 0:
+            q = reply_code(words.kind, words.letters, s, words.letters, h, words.length, words.colours,
+                           scratch)
+            if keyed:
+                known[key] = q
+        groups.reply[guesses.column[i]] = q
+        groups.size[q] += 1
+        if groups.head[q] < 0:
+            groups.head[q] = i
+    caps = np.array([guesses.cap[h] if h >= 0 else -1 for h in groups.head])
+    groups.by_head[:] = np.argsort(-caps, kind="mergesort")
+
+
+@njit(cache=True, nogil=True)
+def _sort_groups(guesses, groups):
+    """Fill ``groups.first`` and ``groups.order``: the guesses of each reply, by decreasing cap."""
+    if groups.first[-1] > 0:
+        return
+    for q in range(groups.size.shape[0]):
+        groups.first[q + 1] = groups.first[q] + groups.size[q]
+    fill = groups.first[:-1].copy()
+    for i in range(guesses.rows.shape[0]):
+        q = groups.reply[guesses.column[i]]
+        groups.order[fill[q]] = i
+        fill[q] += 1
+
+
+@njit(cache=True, nogil=True)
+def _allow_groups(words, s, p, guesses, groups, scratch):
+    """Mark in ``groups.allowed`` the groups the hard-mode rule of (s, p) allows (checked on
+    each group's head); return how many guesses they hold."""
+    hard_rule(words.kind, words.length, words.letters, s, p, scratch)
+    count = 0
+    for q in range(groups.size.shape[0]):
+        h = groups.head[q]
+        groups.allowed[q] = h >= 0 and rule_allows(words.kind, words.length, words.colours, words.letters,
+                                                   words.counts, s, p, guesses.rows[h], scratch)
+        count += groups.allowed[q] * groups.size[q]
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settled(m, cap, left, found):
+    """Return whether no guess of ``cap`` can raise ``found``'s best score of a bucket of ``m``
+    answers (nor, with 2 guesses to go, split it where nothing has)."""
+    return found[0] >= min(m, cap) and (left != 2 or found[2] or cap < m)
+
+
+@njit(cache=True, nogil=True)
+def _scan_allowed(codes, guesses, groups, perm, lo, hi, left, mark, found):
+    """Raise ``found`` = (best score, stamp, split) of the answers ``perm[lo:hi]`` over the
+    allowed groups' guesses, one at a time, each group by decreasing cap until no later guess
+    can score more (the groups by decreasing first cap)."""
+    m = hi - lo
+    _sort_groups(guesses, groups)
+    for q in groups.by_head:
+        if groups.head[q] < 0 or _settled(m, guesses.cap[groups.head[q]], left, found):
+            return  # the empty groups come last; no later guess scores more (nor splits it)
+        if not groups.allowed[q]:
+            continue
+        for i in groups.order[groups.first[q]:groups.first[q + 1]]:
+            if _settled(m, guesses.cap[i], left, found):
+                break
+            row = codes[guesses.rows[i]]
+            found[1] += 1
+            k = 0
+            for j in range(lo, hi):
+                c = row[perm[j]]
+                k += mark[c] != found[1]
+                mark[c] = found[1]
+            found[2] |= k == m
+            found[0] = max(found[0], k)  # members scored m + 1 already where they split it
+
+
+Guesses = namedtuple("Guesses", "rows cap column")
+"""The guesses of hard mode's first pass: rows by decreasing ``cap``, and each one's column in
+the answer-major replies ``tmat``."""
+
+PAIR_RATIO = 128
+"""Hard mode scores a bucket of m answers pairwise over every guess at once (with a mask of
+those allowed) when its allowed guesses number at least ``m / PAIR_RATIO`` of all, else guess
+by guess over the allowed ones (the value never changes a result)."""
+
+
+@njit(cache=True, nogil=True)
+def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patterns, left, answer_rows,
+                         cutoff, pair_max, out):
+    """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``) in
+    hard mode (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
+
+    ``guesses`` (``Guesses``) are allowed before ``s``; bucket p is answered by those the hard-mode
+    rule of (s, p) allows and by its own answers (see the module's docstring), scored pairwise
+    where cheaper for buckets of at most ``pair_max`` answers (``PAIR_RATIO``). Buckets are
+    settled largest first; the scan stops once the total reaches ``cutoff``.
+    """
+    n = answers.shape[0]
+    local = np.empty(n, np.int32)
+    perm = np.empty(n, np.int32)
+    first = np.empty(n_patterns + 1, np.int64)
+    _bucket_order(codes[s], answers, n_patterns, local, perm, first)
+    best = np.zeros(n_patterns, np.int64)
+    split = np.zeros(n_patterns, np.bool_)
+    active = np.empty(n_patterns, np.int64)
+    na, fixed = _trivial_buckets(first, n, solved, left, active, out)
+    active = active[:na][np.argsort(first[active[:na]] - first[active[:na] + 1], kind="mergesort")]
+    mark = np.zeros(n_patterns, np.int64)
+    found = np.zeros(3, np.int64)
+    found[1] = _score_members(codes, answer_rows, perm, first, active, mark, best, split)
+    groups = _new_groups(guesses.rows.shape[0], n_patterns)
+    grouped = False
+    scratch = np.zeros(SCRATCH, np.int64)
+    seen = np.empty(BLOCK, np.uint8)
+    score = np.empty(BLOCK, np.uint8)
+    final = np.zeros(n_patterns, np.bool_)
+    most = guesses.cap[0] if guesses.rows.shape[0] else 0
+    for p in active:
+        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out) >= cutoff:
+            return _partial(fixed, first, active, na, best, final, most, left, out)
+        final[p] = True
+        m = first[p + 1] - first[p]
+        if best[p] >= m and (left != 2 or split[p]):
+            continue  # no other guess scores more than m
+        if not grouped:  # only once a bucket needs more than its own answers
+            _fill_groups(words, s, guesses, groups)
+            grouped = True
+        count = _allow_groups(words, s, p, guesses, groups, scratch)
+        if m <= pair_max and count * PAIR_RATIO >= guesses.rows.shape[0] * m:
+            k, splits = _pair_scores(tmat, local, first[p], first[p + 1], groups.reply, groups.allowed, seen,
+                                     score)
+            best[p] = max(best[p], k)
+            split[p] |= splits
+            continue
+        found[0] = best[p]
+        found[2] = split[p]
+        _scan_allowed(codes, guesses, groups, perm, first[p], first[p + 1], left, mark, found)
+        best[p] = found[0]
+        split[p] = found[2]
+    total = fixed
+    for p in active:
+        out[p] = _settle(first[p + 1] - first[p], best[p], split[p], left)
+        total += out[p]
+    return min(total, INF)
+
+
+@njit(parallel=True, cache=True)
+def start_hard_bounds(codes, words, tmat, answers, starts, guesses, solved, n_patterns, left, answer_rows,
+                      cutoff, pair_max, out, totals):
+    """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
+    ``starts[j]`` in hard mode, one start word per thread (see ``hard_bounds_of_start``)."""
+    for j in prange(starts.shape[0]):
+        totals[j] = hard_bounds_of_start(codes, words, tmat, answers, starts[j], guesses, solved, n_patterns,
+                                         left, answer_rows, cutoff, pair_max, out[j])
+
+
+__all__ = ["INF", "Guesses", "Words", "bounds_of_start", "hard_bounds_of_start", "level_bound", "size_bounds",
+           "start_bounds", "start_hard_bounds"]

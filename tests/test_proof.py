@@ -219,3 +219,62 @@ def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch)
     assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
     assert gpu.by_second_pass == cpu.by_second_pass > 0
     assert pm.backend.launched["start_bounds"] >= 2 and pm.backend.launched["second_pass"] >= 1
+
+
+@pytest.mark.cuda
+def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_bounds_on_the_cpu(tmp_path, monkeypatch):
+    """Hard mode's bounds have no CUDA twin: on the CUDA backend (every threshold lowered) its
+    proof launches neither bound kernel, computes its first pass in CPU batches (cut off by the
+    seeds' totals), and states what the CPU's proof states."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    from gpusolve.runs import proof, units
+
+    for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS", "THREADS_PER_BLOCK"):
+        monkeypatch.setattr(config, name, 4)
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)
+    monkeypatch.setattr(proof, "GPU_PASS_UNITS", 16)
+    monkeypatch.setattr(proof, "FIRST_PASS_UNITS", 4)
+    batches = []
+
+    def first_pass_unit(pm, job, rows, memo, threads=None):
+        batches.append(len(rows))
+        return plain(pm, job, rows, memo, threads)
+
+    plain = units.first_pass_unit
+    monkeypatch.setattr(units, "first_pass_unit", first_pass_unit)
+    pm = random_instance("wordle", 3, 24, 32)
+    cpu = prove_best_start(pm, mode="hard", max_guesses=5, run_dir=tmp_path / "cpu", workers=1)
+    pm.backend = Launches()
+    batches.clear()
+    gpu = prove_best_start(pm, mode="hard", max_guesses=5, run_dir=tmp_path / "gpu", workers=1)
+    assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
+    assert gpu.by_second_pass == 0 and max(batches) == 4
+    assert not pm.backend.launched["start_bounds"] and not pm.backend.launched["second_pass"]
+
+
+def test_the_seeds_go_on_past_a_start_word_with_no_strategy(tmp_path, monkeypatch):
+    """Hard Jotto where the seed of least first-pass bound (BARIC) finds no strategy within 4
+    guesses: the next one is searched too, so that the first pass of the other batches is cut
+    off by a total (not run whole); the proof still finds the best start words."""
+    from gpusolve.runs import proof as proofs
+    from gpusolve.runs import units
+
+    cutoffs = []
+
+    def first_pass_unit(pm, job, rows, memo, threads=None):
+        cutoffs.append(job.cutoff)
+        return plain(pm, job, rows, memo, threads)
+
+    plain = units.first_pass_unit
+    monkeypatch.setattr(units, "first_pass_unit", first_pass_unit)
+    monkeypatch.setattr(proofs, "FIRST_PASS_UNITS", 8)
+    pm = random_instance("jotto", 2, 30, 40)
+    truth = exact_totals(pm, "hard", 4)
+    assert truth["BARIC"] == float("inf")
+    proof = prove_best_start(pm, mode="hard", max_guesses=4, run_dir=tmp_path, workers=1)
+    assert "BARIC" not in proof.exact and len(cutoffs) == 5
+    assert cutoffs[0] is None and None not in cutoffs[1:]
+    least = min(truth.values())
+    assert proof.best == [(w, t) for w, t in truth.items() if t == least]

@@ -11,8 +11,9 @@ same options picks up where the first stopped:
    (``kernels.config.FIRST_PASS_GPU_MIN_STARTS``). After the first batch, the ``keep`` start
    words of least bound so far (where the second pass runs: by second-pass bound, among the
    ``SEED_POOL`` of least first-pass bound) are searched exactly (the **seeds**, units
-   ``WORD``): their totals give a cutoff, and every later scan stops once its bound reaches it
-   (a proven ``B >= cutoff`` then).
+   ``WORD``; the next ones too while fewer than ``keep`` totals are found: a seed may find no
+   strategy within the guess limit, as TRACE in hard mode): their totals give a cutoff, and
+   every later scan stops once its bound reaches it (a proven ``B >= cutoff`` then).
 2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
    first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
    units ``second-pass:WORD``), which refute most of them; the others' searches start from
@@ -242,14 +243,15 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         search = _Search(pm, job, store, words, rows, keep, progress)
         clock = _Clock()
         try:
-            batch = GPU_PASS_UNITS if on_gpu(pm, pm.shape[1], GPU_PASS_UNITS) else FIRST_PASS_UNITS
+            gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
+            batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
             with clock("seed"):
                 if second_pass and mode != "hard":  # the seeds by second-pass bound: a better pick
                     search.second_pass(sorted(search.bound, key=search.rank)[:SEED_POOL])
-                search.seed()
-                search.run(workers, scheduler, backend, memo_mb)
+                while search.seed():  # until a total is known: a seed may find no strategy at all
+                    search.run(workers, scheduler, backend, memo_mb)
             with clock("first_pass"):
                 _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend)
             if second_pass and mode != "hard":
@@ -361,10 +363,16 @@ class _Search:
         if len(bound) == len(self.words):
             self.follow()
 
-    def seed(self) -> None:
-        """Queue the seeds: the ``keep`` words of least first-pass bound known so far."""
-        self.queue = sorted(self.bound, key=self.rank)[:self.keep]
+    def seed(self) -> bool:
+        """Queue the next seeds while fewer than ``keep`` exact totals are known: as many of the
+        words of least first-pass bound known so far, neither searched nor refuted yet (a word no
+        strategy finishes gives no total: the next one is searched); return whether any was."""
+        cut = self.cutoff()
+        missing = self.keep - len(self.exact())
+        self.queue = [w for w in sorted(self.bound, key=self.rank)
+                      if w not in self.results and not self.refuted(w, cut)][:max(0, missing)]
         self.phase = SEED_PHASE
+        return bool(self.queue)
 
     def lead(self) -> None:
         """Queue the ``keep`` pending words of least bound alone (searched with every thread)."""

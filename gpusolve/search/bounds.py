@@ -6,7 +6,8 @@ level bound with that many replies (see ``kernels/bounds_cpu.py``, ``kernels/lev
 bucket of 2 costs 3 and a bucket of 1 costs 1. The first-pass bound of the start word is the
 number of answers plus the bounds of its buckets. It refutes most start words outright (their
 bound already reaches the best total known), and the bucket bounds of the others give the
-exact search tight limits from its first bucket on.
+exact search tight limits from its first bucket on. In hard mode each bucket is scored over the
+guesses the hard-mode rule allows after the start word's reply alone (``hard=True``, on the CPU).
 """
 
 from __future__ import annotations
@@ -71,47 +72,71 @@ def guess_caps(table: np.ndarray) -> np.ndarray:
 
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
                caps: np.ndarray, left: int, members_only: bool = False, cutoff: int | None = None,
-               replies: np.ndarray | None = None, pair_max: int | None = None) -> FirstPass:
+               replies: np.ndarray | None = None, pair_max: int | None = None,
+               hard: bool = False) -> FirstPass:
     """Return the first-pass bounds of the guess rows ``starts`` over the answer columns
     ``answers`` with ``left`` guesses to go after them.
 
     ``rows`` (with their ``caps``) are the guesses that may answer a bucket (a superset is
     allowed: the bound stays proven); ``members_only``: each bucket is answered by its own
-    answers instead (consistent mode). With a ``cutoff``, a start word's scan stops once its
-    bound reaches it. ``replies``: ``answer_replies(pm, answers, rows)``, when the caller keeps it;
-    ``pair_max`` tunes the kernel (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
+    answers instead (consistent mode); ``hard``: by those of ``rows`` the hard-mode rule allows
+    after the start word's reply (hard mode; ``rows`` those allowed before it). With a ``cutoff``,
+    a start word's scan stops once its bound reaches it. ``replies``: ``answer_replies(pm,
+    answers, rows)``, when the caller keeps it; ``pair_max`` tunes the kernels
+    (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result).
     """
-    from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, start_bounds
 
-    if on_gpu(pm, len(answers), len(starts), len(rows)):
-        return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
     cap = np.ascontiguousarray(caps[order], np.int64)
     starts = np.ascontiguousarray(starts, np.int32)
+    limit = INF if cutoff is None else int(min(cutoff, INF))
+    pair_max = PAIR_MAX if pair_max is None else pair_max
+    if on_gpu(pm, len(answers), len(starts), len(rows), hard):
+        return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     if replies is None:
         replies = np.zeros((0, 0), np.uint8) if members_only else answer_replies(pm, answers, rows)
+    if hard:  # no CUDA twin: hard mode's bounds are computed on the CPU
+        guesses = Guesses(guesses, cap, np.ascontiguousarray(order, np.int64))
+        return _hard_first_pass(pm, replies, answers, starts, guesses, left, limit, pair_max)
     npat = pm.game.n_patterns
     buckets = np.zeros((len(starts), npat), np.int64)
     totals = np.zeros(len(starts), np.int64)
-    limit = INF if cutoff is None else int(min(cutoff, INF))
     start_bounds(np.ascontiguousarray(pm.codes), replies, np.ascontiguousarray(answers, np.int32), starts,
                  guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
-                 limit, PAIR_MAX if pair_max is None else pair_max, buckets, totals)
+                 limit, pair_max, buckets, totals)
     return FirstPass(starts, totals, buckets, limit)
 
 
-def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None) -> bool:
+def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray, starts: np.ndarray,
+                     guesses: tuple, left: int, cutoff: int, pair_max: int) -> FirstPass:
+    """Return the hard-mode first-pass bounds (``kernels.bounds_cpu.hard_bounds_of_start``) of
+    the start rows ``starts``, the ``guesses`` (``kernels.bounds_cpu.Guesses``) allowed before them."""
+    from ..kernels.bounds_cpu import Words, start_hard_bounds
+
+    game = pm.game
+    words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
+    buckets = np.zeros((len(starts), game.n_patterns), np.int64)
+    totals = np.zeros(len(starts), np.int64)
+    start_hard_bounds(np.ascontiguousarray(pm.codes), words, replies, np.ascontiguousarray(answers, np.int32),
+                      starts, guesses, game.solved, game.n_patterns, left, pm.answer_rows.astype(np.int32),
+                      cutoff, pair_max, buckets, totals)
+    return FirstPass(starts, totals, buckets, cutoff)
+
+
+def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None,
+           hard: bool = False) -> bool:
     """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
     bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
     for enough start words to fill it (a few start words are quicker on the CPU, which also
     stops at a cutoff; any number with ``every_call``) and enough work to start it
-    (``CudaBackend.offloads``)."""
+    (``CudaBackend.offloads``); never in hard mode (``hard``: its bound has no CUDA twin)."""
     from ..kernels import config
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
-    return (pm.backend.name == "cuda" and starts >= least
+    return (not hard and pm.backend.name == "cuda" and starts >= least
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 
@@ -197,10 +222,12 @@ def _second_pass_units(pm: PatternMatrix, answers: np.ndarray, first: FirstPass,
 
 
 def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``."""
+    """Return the answer-major replies ``out[i, j]`` of guess row ``rows[j]`` to ``answers[i]``
+    (gathered from the answer-major matrix: several times quicker than transposing a gather of
+    the guess-major one)."""
     if pm.covers(answers, rows):
         return pm.answer_major
-    return np.ascontiguousarray(pm.codes[np.ix_(rows, answers)].T)
+    return np.take(pm.answer_major[answers], rows, axis=1)
 
 
 def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most: int,
@@ -227,7 +254,7 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
     rows, caps, replies = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
     return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
-                      cutoff=cutoff, replies=replies).totals
+                      cutoff=cutoff, replies=replies, hard=mode == "hard").totals
 
 
 def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -253,6 +280,19 @@ def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np
     first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only,
                        replies=replies)
     return second_pass(pm, answers, first, rows, max_guesses - 1, pm.branches, members_only)
+
+
+def reference_hard_bucket_bound(pm: PatternMatrix, start: int, bucket: np.ndarray, rows: np.ndarray,
+                                left: int) -> int:
+    """Return the hard-mode bound of the bucket of answer columns ``bucket`` after start row
+    ``start`` by brute force: ``reference_bucket_bound`` over the bucket's answers and the
+    ``rows`` the pure-Python hard-mode rule allows after its reply (the oracle of the kernel)."""
+    from ..core.modes import hard_mode_allows
+
+    game = pm.game
+    moves = [(pm.guesses[start], game.reply(pm.guesses[start], pm.answers[bucket[0]]))]
+    allowed = [h for h in rows if hard_mode_allows(game, pm.guesses[h], moves)]
+    return reference_bucket_bound(pm, bucket, np.union1d(allowed, pm.answer_rows[bucket]), left)
 
 
 def reference_bucket_bound(pm: PatternMatrix, bucket: np.ndarray, rows: np.ndarray, left: int) -> int:

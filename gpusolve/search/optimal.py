@@ -430,17 +430,17 @@ class _Search:
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
+        guessers = own if ctx.mode == "consistent" else rows
+        full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         if cand is None:
-            cand = own if ctx.mode == "consistent" else rows
-        table = guess_table(pm, answers, cand)
+            cand = guessers
+        table = full if cand is guessers else guess_table(pm, answers, cand)
         useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
         if hist is not None and ctx.symmetric and len(cand) > 1:
             per_class = np.isin(cand, ctx.classes(hist, cand))
             cand, table = cand[per_class], table[per_class]
-        guessers = own if ctx.mode == "consistent" else rows
-        full = whole_table(pm) if pm.covers(answers, guessers) else guess_table(pm, answers, guessers)
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
         if n == 1:  # exact: the answer itself wins now, any other guess one turn later
@@ -457,7 +457,7 @@ class _Search:
         if caps is not None and ctx.mode != "consistent":
             replies = answer_replies(pm, answers, guessers)
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
-        if caps is not None and on_gpu(pm, n, len(order)):
+        if caps is not None and on_gpu(pm, n, len(order), hard=ctx.mode == "hard"):
             batch = len(order)
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
@@ -478,7 +478,8 @@ class _Search:
             first = None
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
-                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies)
+                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies,
+                                   hard=ctx.mode == "hard")
                 for j, i in enumerate(chunk):
                     if known is not None and int(cand[i]) in known:
                         first.raise_to(j, known[int(cand[i])], n)

@@ -1,0 +1,229 @@
+"""Hard mode's first-pass bounds: equal to the pure-Python oracle (each bucket scored over the
+guesses the reference hard-mode rule allows after the start word's reply), never above the true
+value of any bucket at any node of small random games of every game with a hard mode (repeated
+letters included), never below the normal-mode bound, and the exact search unchanged by them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_bounds import first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_optimal import INF, WORDLE_WORDS, brute_force, random_instance, small_matrix
+from tinygames import tiny, tiny_pm
+
+from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
+from gpusolve.core.modes import hard_mode_allows
+from gpusolve.search import optimal
+from gpusolve.search.bounds import INF as BOUND_INF
+from gpusolve.search.bounds import first_pass, guess_caps, reference_hard_bucket_bound
+from gpusolve.search.optimal import Options, Question, guess_table, solve
+
+KINDS = ("wordle", "repeats", "jotto", "mastermind", "bulls", "black pegs")
+"""The games with a hard mode: Wordle (also drawn mostly from words with a repeated letter),
+Jotto, Mastermind (codes with repeated colours), Bulls and Cows (no repeats) and Mastermind
+with black pegs only."""
+
+REPEATS = [w for w in WORDLE_WORDS if len(set(w)) < len(w)]
+"""Wordle answers with a repeated letter (GEESE, LLAMA, ...)."""
+
+
+def instance(kind: str, seed: int, n_answers: int, n_guesses: int):
+    """Return a small random game of ``kind`` (``KINDS``): answers among the guesses."""
+    rng = random.Random(seed)
+    if kind in ("wordle", "jotto"):
+        return random_instance(kind, seed, n_answers, n_guesses)
+    if kind == "repeats":
+        game = make_game("wordle")
+        guesses = rng.sample(REPEATS, (n_guesses + 1) // 2) + rng.sample(WORDLE_WORDS, n_guesses // 2)
+        guesses = sorted(set(guesses))
+    else:
+        game = {"mastermind": make_game("mastermind", 3, 4), "bulls": make_game("bulls", 3, 5),
+                "black pegs": make_game("mastermind", 3, 4, black_only=True)}[kind]
+        codes = game.word_lists(None, None)[0]
+        guesses = sorted(rng.sample(codes, min(n_guesses, len(codes))))
+    return small_matrix(game, guesses, sorted(rng.sample(guesses, min(n_answers, len(guesses)))))
+
+
+PAIR_MAX = st.sampled_from([0, 3, 96])
+"""Buckets scored pairwise at most (0: every bucket guess by guess); never changes a bound."""
+
+
+def hard_bounds(pm, answers, allowed, left: int, pair_max: int, cutoff: int | None = None):
+    """Return (hard, normal) first-pass bounds of every allowed guess (by row) over the node ``answers``."""
+    cols = np.array([pm.answers.index(a) for a in sorted(answers)], np.int32)
+    rows = np.array(sorted(pm.guess_index[g] for g in allowed), np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    return (first_pass(pm, cols, rows, rows, caps, left, cutoff=cutoff, pair_max=pair_max, hard=True),
+            first_pass(pm, cols, rows, rows, caps, left, cutoff=cutoff))
+
+
+def check_every_node(pm, max_guesses: int, pair_max: int) -> None:
+    """Check the hard-mode bounds of every bucket of every guess at every node brute force visits."""
+    tree = node_values(pm, "hard", max_guesses)
+    for (answers, depth, allowed), v in tree["values"].items():
+        if depth < 2 or len(answers) < 2:
+            continue
+        hard, normal = hard_bounds(pm, answers, allowed, depth - 1, pair_max)
+        rows = np.array(sorted(pm.guess_index[g] for g in allowed))
+        for j, g in enumerate(pm.guesses[r] for r in rows):
+            cost = len(answers)
+            for p, bucket in tree["buckets"](g, answers).items():
+                if p == pm.game.solved:
+                    continue
+                truth = tree["value"](frozenset(bucket), depth - 1, tree["after"](allowed, g, p))
+                bound = hard.buckets[j, p]
+                assert bound <= truth or (bound >= BOUND_INF and truth == INF)
+                bcols = np.array(sorted(pm.answers.index(a) for a in bucket))
+                assert bound == reference_hard_bucket_bound(pm, pm.guess_index[g], bcols, rows, depth - 1)
+                assert bound >= normal.buckets[j, p]
+                cost += truth
+            assert hard.totals[j] <= cost or (hard.totals[j] >= BOUND_INF and cost == INF)
+        assert hard.totals.min() <= v or v == INF
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(4, 11),
+       extra=st.integers(2, 14), max_guesses=st.integers(2, 4), pair_max=PAIR_MAX)
+def test_hard_bounds_equal_the_oracle_and_never_exceed_the_value_at_any_node(kind, seed, n_answers, extra,
+                                                                                  max_guesses, pair_max):
+    check_every_node(instance(kind, seed, n_answers, n_answers + extra), max_guesses, pair_max)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(6, 30),
+       n_guesses=st.integers(40, 120), left=st.integers(2, 5), pair_max=PAIR_MAX)
+def test_hard_bounds_equal_the_oracle_with_many_more_guesses_than_answers(kind, seed, n_answers, n_guesses,
+                                                                          left, pair_max):
+    """Where the guesses besides a bucket's own answers score best (a large game's buckets)."""
+    pm = instance(kind, seed, n_answers, n_guesses)
+    hard, normal = hard_bounds(pm, pm.answers, pm.guesses, left, pair_max)
+    rows = np.arange(len(pm.guesses))
+    for s in rows:
+        replies = pm.codes[s]
+        for p in np.unique(replies):
+            if p != pm.game.solved:
+                bucket = np.flatnonzero(replies == p)
+                assert hard.buckets[s, p] == reference_hard_bucket_bound(pm, s, bucket, rows, left)
+        assert (hard.buckets[s] >= normal.buckets[s]).all()
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(inst=tiny(max_answers=9, max_extra=6), max_guesses=st.integers(2, 4), pair_max=PAIR_MAX)
+def test_hard_bounds_at_every_node_of_tiny_wordle_games(small_pm, inst, max_guesses, pair_max):
+    check_every_node(tiny_pm(small_pm, inst), max_guesses, pair_max)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), cutoff=st.integers(1, 80), pair_max=PAIR_MAX)
+def test_a_cutoff_stops_the_hard_scan_early_with_proven_bounds(kind, seed, cutoff, pair_max):
+    pm = instance(kind, seed, 14, 30)
+    full, _ = hard_bounds(pm, pm.answers, pm.guesses, 5, pair_max)
+    cut, _ = hard_bounds(pm, pm.answers, pm.guesses, 5, pair_max, cutoff)
+    for j in range(len(pm.guesses)):
+        assert (cut.buckets[j] <= full.buckets[j]).all()
+        if full.totals[j] < cutoff:
+            assert cut.totals[j] == full.totals[j] and cut.complete(j)
+        else:
+            assert cutoff <= cut.totals[j] <= full.totals[j]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6))
+def test_the_rule_after_a_reply_depends_only_on_the_reply_the_start_word_would_get(kind, seed):
+    """The kernel checks the rule once per group of guesses giving the start word one reply."""
+    pm = instance(kind, seed, 12, 40)
+    game = pm.game
+    for s in pm.guesses:
+        group: dict[int, list] = {}
+        for h in pm.guesses:
+            group.setdefault(game.reply(s, h), []).append(h)
+        for p in {game.reply(s, a) for a in pm.answers}:
+            for members in group.values():
+                assert len({hard_mode_allows(game, h, [(s, p)]) for h in members}) == 1
+            assert all(hard_mode_allows(game, a, [(s, p)]) for a in pm.answers if game.reply(s, a) == p)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_wordles_reply_key_and_the_reply_determine_each_other(seed):
+    """The kernel groups Wordle's guesses by a key computed without the reply (the greens and how
+    often each letter of the start word is held): equal keys exactly where equal replies."""
+    from gpusolve.kernels.bounds_cpu import Words, _key_digits, _reply_key
+
+    pm = instance("repeats", seed, 10, 60)
+    game = pm.game
+    words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
+    for s, start in enumerate(pm.guesses):
+        digits = _key_digits(words, s)
+        pairs = {(_reply_key(words, s, h, *digits), game.reply(start, word))
+                 for h, word in enumerate(pm.guesses)}
+        assert len(pairs) == len({k for k, _ in pairs}) == len({q for _, q in pairs})
+        assert max(k for k, _ in pairs) < 4 ** game.length
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(6, 13),
+       extra=st.integers(6, 20), max_guesses=st.integers(2, 5))
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_hard_search_with_first_pass_matches_brute_force(kind, seed, n_answers, extra, max_guesses):
+    assert optimal.FIRST_PASS_MIN_ANSWERS == 1  # every set of the search gets first-pass bounds
+    pm = instance(kind, seed, n_answers, n_answers + extra)
+    expected = brute_force(pm, "hard", max_guesses)
+    try:
+        result = solve(pm, Question(mode="hard", max_guesses=max_guesses), Options(workers=1, memo_mb=1))
+    except GpusolveError as e:
+        assert expected == INF and "no strategy" in str(e)
+        return
+    assert result.total == expected and result.proven
+
+
+def test_hard_first_pass_on_wordle(full_pm):
+    """Above the normal-mode bound, and below the anchor's published hard-mode totals (alex1770/wordle
+    ``results_hard_nyt20220316``: SALET 8,099, REAST 8,112, CRATE 8,121)."""
+    cols = np.arange(full_pm.shape[1], dtype=np.int32)
+    rows = np.arange(full_pm.shape[0], dtype=np.int32)
+    caps = guess_caps(guess_table(full_pm, cols, rows))
+    starts = np.array([full_pm.guess_index[w] for w in ("SALET", "REAST", "CRATE", "QAJAQ")], np.int32)
+    hard = first_pass(full_pm, cols, starts, rows, caps, 5, hard=True)
+    normal = first_pass(full_pm, cols, starts, rows, caps, 5)
+    assert (hard.totals[:3] <= [8099, 8112, 8121]).all()
+    assert (hard.totals > normal.totals).all()
+
+
+class NamedCuda:
+    """A backend that says it is CUDA and offloads everything, and fails on any launch."""
+
+    name = "cuda"
+
+    def offloads(self, *sizes: int) -> bool:
+        return True
+
+    def launch(self, *args) -> None:
+        raise AssertionError("hard mode's first pass launched a GPU kernel")
+
+
+def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
+    """No CUDA twin of the hard-mode kernel: on the CUDA backend it still runs on the CPU."""
+    from gpusolve.kernels import config
+
+    from gpusolve.search import bounds
+
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    pm = instance("wordle", 5, 12, 30)
+    cols = np.arange(12, dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    cpu = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
+    monkeypatch.setattr(bounds, "_first_pass_cuda", NamedCuda.launch)
+    pm.backend = NamedCuda()
+    on_cuda = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
+    assert on_cuda.totals.tolist() == cpu.totals.tolist() and on_cuda.buckets.tolist() == cpu.buckets.tolist()
+    with pytest.raises(AssertionError, match="launched"):
+        first_pass(pm, cols, rows, rows, caps, 4)  # the normal-mode bound does go to the GPU
