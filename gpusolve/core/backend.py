@@ -167,10 +167,12 @@ class CpuBackend(Backend):
         """Return the (guesses x answers) reply-code matrix."""
         import numba
 
-        from ..kernels import patterns_cpu as cpu
+        from ..kernels.patterns_cpu import fill_pattern_rows
+        from ..kernels.threads import over_slices
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
-        cpu.fill_pattern_matrix(kind, guesses, answers, colours, out, numba.get_num_threads())
+        over_slices(fill_pattern_rows, len(guesses), numba.get_num_threads(), kind, guesses, answers, colours,
+                    out)
         return out
 
     def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
