@@ -23,7 +23,7 @@ proven at every moment; it is the exact partition bound when the scan ran to its
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import levels
 from .config import INF
@@ -238,13 +238,14 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     return min(total, INF)
 
 
-@njit(parallel=True, cache=True)
-def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
-    """Fill ``out[j]`` with a proven lower bound on the total of start row ``starts[j]`` from
-    its bucket sizes alone: each bucket of ``m >= 3`` costs at least ``2m - 1``, at least
-    ``3m - most`` and at least the level bound with ``most`` replies (no guess gives more than
-    ``most`` distinct replies plus membership)."""
-    for j in prange(starts.shape[0]):
+@njit(nogil=True, cache=True)
+def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out, lo, hi):
+    """Fill ``out[j]`` for ``lo <= j < hi`` (``threads.over_slices`` fills slices at once) with a
+    proven lower bound on the total of start row ``starts[j]`` from its bucket sizes alone: each
+    bucket of ``m >= 3`` costs at least ``2m - 1``, at least ``3m - most`` and at least the level
+    bound with ``most`` replies (no guess gives more than ``most`` distinct replies plus
+    membership)."""
+    for j in range(lo, hi):
         row = codes[starts[j]]
         size = np.zeros(n_patterns, np.int64)
         for i in range(answers.shape[0]):
@@ -265,12 +266,13 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
         out[j] = min(total, INF)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
-                 answer_rows, cutoff, pair_max, out, totals):
+                 answer_rows, cutoff, pair_max, out, totals, lo, hi):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
-    ``starts[j]``, one start word per thread (see ``bounds_of_start``)."""
-    for j in prange(starts.shape[0]):
+    ``starts[j]`` for ``lo <= j < hi`` (``threads.over_slices`` fills slices at once; see
+    ``bounds_of_start``)."""
+    for j in range(lo, hi):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
                                     left, members_only, answer_rows, cutoff, pair_max, out[j])
 

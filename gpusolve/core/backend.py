@@ -193,13 +193,10 @@ class CpuBackend(Backend):
                        moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return uint8 ``mask[i]``: 1 if hard mode allows guess row ``rows[i]`` after every move
         (guess row ``moves_g[t]`` got reply ``moves_p[t]``; ``kernels.hardmode``)."""
-        import numba
-
         from ..kernels import hardmode_cpu
 
         out = np.empty(len(rows), np.uint8)
-        hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out,
-                             numba.get_num_threads())
+        hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out)
         return out
 
     def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,

@@ -81,7 +81,10 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     bound reaches it. ``replies``: ``answer_replies(pm, answers, rows)``, when the caller keeps it;
     ``pair_max`` tunes the kernel (``kernels.bounds_cpu.PAIR_MAX``; never changes a result).
     """
+    import numba
+
     from ..kernels.bounds_cpu import PAIR_MAX, start_bounds
+    from ..kernels.threads import over_slices
 
     if on_gpu(pm, len(answers), len(starts), len(rows)):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
@@ -95,9 +98,10 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     buckets = np.zeros((len(starts), npat), np.int64)
     totals = np.zeros(len(starts), np.int64)
     limit = INF if cutoff is None else int(min(cutoff, INF))
-    start_bounds(np.ascontiguousarray(pm.codes), replies, np.ascontiguousarray(answers, np.int32), starts,
-                 guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
-                 limit, PAIR_MAX if pair_max is None else pair_max, buckets, totals)
+    over_slices(start_bounds, len(starts), numba.get_num_threads(), np.ascontiguousarray(pm.codes), replies,
+                np.ascontiguousarray(answers, np.int32), starts, guesses, cap, pm.game.solved, npat, left,
+                members_only, pm.answer_rows.astype(np.int32), limit,
+                PAIR_MAX if pair_max is None else pair_max, buckets, totals)
     return FirstPass(starts, totals, buckets, limit)
 
 
@@ -204,12 +208,15 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
                left: int) -> np.ndarray:
     """Return a proven lower bound on the total of each start row from its bucket sizes alone
     (``most``: the most distinct replies plus membership any guess gives on ``answers``)."""
+    import numba
+
     from ..kernels.bounds_cpu import size_bounds
+    from ..kernels.threads import over_slices
 
     out = np.zeros(len(starts), np.int64)
-    size_bounds(np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
-                np.ascontiguousarray(starts, np.int32), int(most), pm.game.solved, pm.game.n_patterns, left,
-                out)
+    over_slices(size_bounds, len(starts), numba.get_num_threads(), np.ascontiguousarray(pm.codes),
+                np.ascontiguousarray(answers, np.int32), np.ascontiguousarray(starts, np.int32), int(most),
+                pm.game.solved, pm.game.n_patterns, left, out)
     return out
 
 
