@@ -66,10 +66,11 @@ What the first run compiles (issue 29; ``scripts/compile_table.py`` prints it): 
 function once per distinct argument types and links a copy of every function it calls into the
 caller's code, which it optimizes again. So the phases (``_phase``) have no wrapper for Python (only
 compiled code calls them), ``_node`` is the one function Python calls (after ``_load_root``: no
-compiled caller re-optimizes the whole search), and calls between compiled functions pass plain
+compiled caller re-optimizes the whole search), calls between compiled functions pass plain
 ``int64`` (``np.int64(...)``), never a literal constant nor a counter that starts at a literal:
 numba compiles a function again for each literal value an argument takes, and for the literal a
-counter starts with while it infers the types.
+counter starts with while it infers the types; and a workspace without symmetries (``sym`` and
+``canon`` None) compiles none of their code.
 """
 
 from collections import namedtuple
@@ -121,7 +122,8 @@ Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally 
 ``by_depth[d]``: nodes and reply cells scanned with ``d`` guesses left, a row for every depth
 allowed), the stop flag, the bundles above, the symmetry state (``symmetry_cpu.Sym``: with it
 on, one guess per class under the symmetries fixing the history is tried) and the state of the
-sets' least images (``canonical_cpu.Canon``)."""
+sets' least images (``canonical_cpu.Canon``); both None where the lists have no symmetries (none
+of their code is compiled then: numba drops a branch on ``is None`` of an argument)."""
 
 Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
@@ -356,7 +358,7 @@ def _settle(at, flag, value, guess, params, stats, stop, glob, moves, shared, ca
     spent = _spent(stats, at.w0)
     _memo_write(memo, params[P_MEMO_MASK], same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path,
                 plen, moves.rule, stats)
-    if canon.on[level]:
+    if canon is not None and canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
         same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], np.int64(0), n, d,
@@ -541,6 +543,8 @@ def _look_up(at, beta, params, glob, moves, shared, memo, canon):
     if at.cg < 0:
         slot = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, at.d, moves.path,
                           plen, moves.rule)
+    if canon is None:
+        return slot
     canon.on[level] = 0
     decided = slot >= 0 and (memo.mflag[slot] == EXACT or memo.mval[slot] >= beta)
     if not decided and level > 0 and at.cg < 0 and 0 < canon.min_size[0] <= n and _least_image(
@@ -905,16 +909,31 @@ def _order(at, most, nsurv, stamp, rowg, inset, lbs, keys):
 @_phase
 def _prepare_children(at, nsurv, order, params, lv, sym, glet):
     """Set the children's guesses (normal mode: every kept one) and, with the symmetries on, mark
-    the first guess of each class to try; return where the history records this node's guess."""
+    the first guess of each class to try; return where the history records this node's guess (-1:
+    no symmetries)."""
     level = at.level
     if params[P_MODE] == NORMAL:
         for j in range(nsurv):
             lv.cand[level + 1, j] = j
         lv.ncand[level + 1] = nsurv
+    if sym is None:
+        return np.int64(-1)
     nhist = sym.nbase[0] + level
     if sym.on[0]:
         mark_classes(glet, sym, nhist, params[P_COLOURS], lv.rowg[level + 1], order, nsurv, sym.keep[level])
     return nhist
+
+
+@_phase
+def _image_tried(sym, level, k, nhist, g):
+    """Return whether kept guess ``k`` is a symmetric image of a guess tried at the node (the same
+    cost), else record its guess row ``g`` in the history (at ``nhist``)."""
+    if sym is None:
+        return False
+    if sym.on[0] and sym.keep[level, k] == 0:
+        return True
+    sym.hist[nhist] = g
+    return False
 
 
 @_phase
@@ -1110,10 +1129,9 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         if bounds.lbs[level, k] >= limit:
             lower = min(lower, bounds.lbs[level, k])
             break
-        if sym.on[0] and sym.keep[level, k] == 0:
-            continue  # a symmetric image of a guess tried here: the same cost
         g = np.int64(lv.rowg[level + 1, k])
-        sym.hist[nhist] = g
+        if _image_tried(sym, level, k, nhist, g):
+            continue  # a symmetric image of a guess tried here: the same cost
         stats[S_EVALUATED] += 1
         nbk = _partition(at, k, lv, bounds, tally, stats)
         total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, shared, memo)

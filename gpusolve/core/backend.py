@@ -182,11 +182,13 @@ class CpuBackend(Backend):
         import numba
 
         from ..kernels import histogram_cpu
+        from ..kernels.threads import over_slices
 
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
         out = np.empty((len(starts) - 1, len(rows), len(columns)), dtype)
-        histogram_cpu.reply_stats(np.ascontiguousarray(codes), rows, flat, starts, n_patterns, solved,
-                                  *stats_tables(most), columns, out, numba.get_num_threads())
+        over_slices(histogram_cpu.reply_stats, out.shape[0] * out.shape[1], numba.get_num_threads(),
+                    np.ascontiguousarray(codes), rows, flat, starts, n_patterns, solved, *stats_tables(most),
+                    columns, out)
         return out
 
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
