@@ -239,13 +239,12 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
 
 
 @njit(nogil=True, cache=True)
-def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out, lo, hi):
-    """Fill ``out[j]`` for ``lo <= j < hi`` (``threads.over_slices`` fills slices at once) with a
-    proven lower bound on the total of start row ``starts[j]`` from its bucket sizes alone: each
-    bucket of ``m >= 3`` costs at least ``2m - 1``, at least ``3m - most`` and at least the level
-    bound with ``most`` replies (no guess gives more than ``most`` distinct replies plus
-    membership)."""
-    for j in range(lo, hi):
+def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
+    """Fill ``out[j]`` with a proven lower bound on the total of start row ``starts[j]`` from
+    its bucket sizes alone: each bucket of ``m >= 3`` costs at least ``2m - 1``, at least
+    ``3m - most`` and at least the level bound with ``most`` replies (no guess gives more than
+    ``most`` distinct replies plus membership)."""
+    for j in range(starts.shape[0]):
         row = codes[starts[j]]
         size = np.zeros(n_patterns, np.int64)
         for i in range(answers.shape[0]):
@@ -268,11 +267,10 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out, lo,
 
 @njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
-                 answer_rows, cutoff, pair_max, out, totals, lo, hi):
+                 answer_rows, cutoff, pair_max, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
-    ``starts[j]`` for ``lo <= j < hi`` (``threads.over_slices`` fills slices at once; see
-    ``bounds_of_start``)."""
-    for j in range(lo, hi):
+    ``starts[j]`` (see ``bounds_of_start``)."""
+    for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
                                     left, members_only, answer_rows, cutoff, pair_max, out[j])
 

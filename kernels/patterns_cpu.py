@@ -11,12 +11,12 @@ reply_code = njit(cache=True, inline="always")(_reply_code)
 
 
 @njit(nogil=True, cache=True)
-def fill_pattern_rows(kind, guesses, answers, colours, out, lo, hi):
-    """Fill ``out[g, a]`` with the reply code of guess row ``g`` against every answer row ``a``,
-    for the guess rows ``lo <= g < hi`` (``threads.over_slices`` fills slices at once)."""
+def fill_pattern_matrix(kind, guesses, answers, colours, out):
+    """Fill ``out[g, a]`` with the reply code of every guess row against every answer row (the
+    backend gives threads slices of the guesses: ``threads.over_slices``)."""
     length = guesses.shape[1]
     counts = np.zeros(SCRATCH, np.int32)
-    for g in range(lo, hi):
+    for g in range(guesses.shape[0]):
         for a in range(answers.shape[0]):
             out[g, a] = reply_code(kind, guesses, g, answers, a, length, colours, counts)
 

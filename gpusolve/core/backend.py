@@ -167,12 +167,12 @@ class CpuBackend(Backend):
         """Return the (guesses x answers) reply-code matrix."""
         import numba
 
-        from ..kernels.patterns_cpu import fill_pattern_rows
+        from ..kernels.patterns_cpu import fill_pattern_matrix
         from ..kernels.threads import over_slices
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
-        over_slices(fill_pattern_rows, len(guesses), numba.get_num_threads(), kind, guesses, answers, colours,
-                    out)
+        over_slices(lambda lo, hi: fill_pattern_matrix(kind, guesses[lo:hi], answers, colours, out[lo:hi]),
+                    len(guesses), numba.get_num_threads())  # guesses in slices, on threads
         return out
 
     def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
@@ -186,9 +186,13 @@ class CpuBackend(Backend):
 
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
         out = np.empty((len(starts) - 1, len(rows), len(columns)), dtype)
-        over_slices(histogram_cpu.reply_stats, out.shape[0] * out.shape[1], numba.get_num_threads(),
-                    np.ascontiguousarray(codes), rows, flat, starts, n_patterns, solved, *stats_tables(most),
-                    columns, out)
+        codes, (nlogn, inverse) = np.ascontiguousarray(codes), stats_tables(most)
+
+        def pairs(lo: int, hi: int) -> None:  # the (set, guess) pairs lo to hi, on a thread
+            histogram_cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns,
+                                      out, lo, hi)
+
+        over_slices(pairs, out.shape[0] * out.shape[1], numba.get_num_threads())
         return out
 
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,

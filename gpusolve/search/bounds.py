@@ -98,10 +98,15 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     buckets = np.zeros((len(starts), npat), np.int64)
     totals = np.zeros(len(starts), np.int64)
     limit = INF if cutoff is None else int(min(cutoff, INF))
-    over_slices(start_bounds, len(starts), numba.get_num_threads(), np.ascontiguousarray(pm.codes), replies,
-                np.ascontiguousarray(answers, np.int32), starts, guesses, cap, pm.game.solved, npat, left,
-                members_only, pm.answer_rows.astype(np.int32), limit,
-                PAIR_MAX if pair_max is None else pair_max, buckets, totals)
+    codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                                   pm.answer_rows.astype(np.int32))
+    pair_max = PAIR_MAX if pair_max is None else pair_max
+
+    def words(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        start_bounds(codes, replies, answers, starts[lo:hi], guesses, cap, pm.game.solved, npat, left,
+                     members_only, answer_rows, limit, pair_max, buckets[lo:hi], totals[lo:hi])
+
+    over_slices(words, len(starts), numba.get_num_threads())
     return FirstPass(starts, totals, buckets, limit)
 
 
@@ -213,10 +218,15 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
     from ..kernels.bounds_cpu import size_bounds
     from ..kernels.threads import over_slices
 
+    codes, answers, starts = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                              np.ascontiguousarray(starts, np.int32))
     out = np.zeros(len(starts), np.int64)
-    over_slices(size_bounds, len(starts), numba.get_num_threads(), np.ascontiguousarray(pm.codes),
-                np.ascontiguousarray(answers, np.int32), np.ascontiguousarray(starts, np.int32), int(most),
-                pm.game.solved, pm.game.n_patterns, left, out)
+
+    def words(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        size_bounds(codes, answers, starts[lo:hi], int(most), pm.game.solved, pm.game.n_patterns, left,
+                    out[lo:hi])
+
+    over_slices(words, len(starts), numba.get_num_threads())
     return out
 
 
