@@ -41,7 +41,7 @@ reply itself is computed once per group.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import levels, replies
 from .config import INF
@@ -281,13 +281,13 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     return min(total, INF)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
 def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
     """Fill ``out[j]`` with a proven lower bound on the total of start row ``starts[j]`` from
     its bucket sizes alone: each bucket of ``m >= 3`` costs at least ``2m - 1``, at least
     ``3m - most`` and at least the level bound with ``most`` replies (no guess gives more than
     ``most`` distinct replies plus membership)."""
-    for j in prange(starts.shape[0]):
+    for j in range(starts.shape[0]):
         row = codes[starts[j]]
         size = np.zeros(n_patterns, np.int64)
         for i in range(answers.shape[0]):
@@ -308,12 +308,12 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
         out[j] = min(total, INF)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
                  answer_rows, cutoff, pair_max, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
-    ``starts[j]``, one start word per thread (see ``bounds_of_start``)."""
-    for j in prange(starts.shape[0]):
+    ``starts[j]`` (see ``bounds_of_start``)."""
+    for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
                                     left, members_only, answer_rows, cutoff, pair_max, out[j])
 
@@ -533,12 +533,12 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
     return min(total, INF)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
 def start_hard_bounds(codes, words, tmat, answers, starts, guesses, solved, n_patterns, left, answer_rows,
                       cutoff, pair_max, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
-    ``starts[j]`` in hard mode, one start word per thread (see ``hard_bounds_of_start``)."""
-    for j in prange(starts.shape[0]):
+    ``starts[j]`` in hard mode (see ``hard_bounds_of_start``; threads: ``kernels.threads``)."""
+    for j in range(starts.shape[0]):
         totals[j] = hard_bounds_of_start(codes, words, tmat, answers, starts[j], guesses, solved, n_patterns,
                                          left, answer_rows, cutoff, pair_max, out[j])
 

@@ -137,7 +137,7 @@ def least_moves(glet, canon, path, plen, npat, colours, sig, out):
     for t in range(plen):
         order[t] = t
         count[t] = 0
-    have = _try_order(glet, canon, path, plen, npat, colours, sig, False)
+    have = _try_order(glet, canon, path, plen, npat, colours, sig, np.bool_(False))  # not a literal
     i = 0
     while i < plen:  # Heap's algorithm: every order of the moves once
         if count[i] < i:
@@ -164,7 +164,7 @@ def image_members(glet, canon, sig, answer_rows, members, lo, n, colours, out):
     """Write the answer columns of the images of ``members[lo:lo + n]`` under ``sig`` to
     ``out[:n]``; return False if one is not an answer."""
     for i in range(n):
-        row = image_row(glet, canon, sig, answer_rows[members[lo + i]], colours)
+        row = image_row(glet, canon, sig, np.int64(answer_rows[members[lo + i]]), colours)  # as other callers
         if row < 0 or canon.answer_col[row] < 0:
             return False
         out[i] = canon.answer_col[row]

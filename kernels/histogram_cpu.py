@@ -9,7 +9,7 @@ node order).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .stats import (
     BRANCHES,
@@ -113,23 +113,19 @@ def wants_sums(columns):
     return False
 
 
-@njit(parallel=True, cache=True)
-def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out, threads):
-    """Fill ``out[s, i, c]`` with statistic ``columns[c]`` of guess ``rows[i]`` over set s.
-
-    Work is split in ``threads`` chunks of (set, guess) pairs (pass ``numba.get_num_threads()``).
-    """
+@njit(nogil=True, cache=True)
+def reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out, lo, hi):
+    """Fill ``out[s, i, c]`` with statistic ``columns[c]`` of guess ``rows[i]`` over set s, for the
+    (set, guess) pairs ``lo <= s * len(rows) + i < hi`` (``threads.over_slices`` fills slices at
+    once)."""
     nr = rows.shape[0]
-    total = (starts.shape[0] - 1) * nr
-    chunk = (total + threads - 1) // threads
     sums = wants_sums(columns)
-    for t in prange(threads):
-        hist = np.zeros((4, n_patterns), np.int32)
-        acc = np.zeros(N_STATS, np.int64)
-        for job in range(t * chunk, min(total, (t + 1) * chunk)):
-            s = job // nr
-            i = job - s * nr
-            row_stats(codes[rows[i]], flat, starts[s], starts[s + 1], n_patterns, solved, sums, nlogn,
-                      inverse, hist, acc)
-            for c in range(columns.shape[0]):
-                out[s, i, c] = acc[columns[c]]
+    hist = np.zeros((4, n_patterns), np.int32)
+    acc = np.zeros(N_STATS, np.int64)
+    for job in range(lo, hi):
+        s = job // nr
+        i = job - s * nr
+        row_stats(codes[rows[i]], flat, starts[s], starts[s + 1], n_patterns, solved, sums, nlogn, inverse,
+                  hist, acc)
+        for c in range(columns.shape[0]):
+            out[s, i, c] = acc[columns[c]]

@@ -62,6 +62,16 @@ partition, the buckets' bounds (tightened by the memo), the 2m rule, and the buc
 below; last, settle (store and return). The phases take the small bundles of a workspace
 (``Scratch``) they use, never the whole of it: numba counts references to every array of a
 bundle a function receives, and these are called for every node and guess.
+
+What the first run compiles (issue 29; ``scripts/compile_table.py`` prints it): numba compiles each
+function once per distinct argument types and links a copy of every function it calls into the
+caller's code, which it optimizes again. So the phases (``_phase``) have no wrapper for Python (only
+compiled code calls them), ``_node`` is the one function Python calls (after ``_load_root``: no
+compiled caller re-optimizes the whole search), calls between compiled functions pass plain
+``int64`` (``np.int64(...)``), never a literal constant nor a counter that starts at a literal:
+numba compiles a function again for each literal value an argument takes, and for the literal a
+counter starts with while it infers the types; and a workspace without symmetries (``sym`` and
+``canon`` None) compiles none of their code.
 """
 
 import mmap
@@ -114,7 +124,8 @@ Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally 
 ``by_depth[d]``: nodes and reply cells scanned with ``d`` guesses left, a row for every depth
 allowed), the stop flag, the bundles above, the symmetry state (``symmetry_cpu.Sym``: with it
 on, one guess per class under the symmetries fixing the history is tried) and the state of the
-sets' least images (``canonical_cpu.Canon``)."""
+sets' least images (``canonical_cpu.Canon``); both None where the lists have no symmetries (none
+of their code is compiled then: numba drops a branch on ``is None`` of an argument)."""
 
 Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule mmask")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
@@ -160,6 +171,9 @@ VECTOR_MAX = 128
 """Default largest set scanned by pairwise reply comparisons vectorized over the guesses
 (normal mode); larger sets and the other modes count replies guess by guess."""
 
+_phase = njit(cache=True, nogil=True, no_cpython_wrapper=True)
+"""How the search's own functions compile: cached, callable from compiled code only."""
+
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
@@ -185,7 +199,7 @@ def _bucket(mask, k1):
     return np.int64(k1 & np.uint64(mask)) & ~np.int64(WAYS - 1)
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _path_hash(path, plen):
     """Return an order-free 64-bit hash of the moves ``path[:plen]`` (hard mode's memo key)."""
     h = np.uint64(0)
@@ -196,7 +210,7 @@ def _path_hash(path, plen):
     return h
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _combined_rule(params, glet, path, plen, out, scratch):
     """Write the Wordle hard-mode rule of the moves ``path[:plen]`` to ``out``: the letter each
     position must keep (-1: none), then the least count of each letter. It decides the guesses
@@ -216,7 +230,7 @@ def _combined_rule(params, glet, path, plen, out, scratch):
             out[length + c] = max(out[length + c], scratch[RULE + length + 2 + 2 * u])
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _rule_hash(rule):
     """Return a 64-bit hash of a combined rule (Wordle's hard-mode memo key)."""
     h = np.uint64(0)
@@ -225,7 +239,7 @@ def _rule_hash(rule):
     return h
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _hard_key(params, glet, path, plen, rule, scratch):
     """Return what keys a hard-mode set besides its answers: the hash of its moves' combined rule
     (Wordle, left in ``rule``), else of its moves."""
@@ -235,7 +249,7 @@ def _hard_key(params, glet, path, plen, rule, scratch):
     return _rule_hash(rule)
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _same_moves(memo, i, path, plen):
     """Return whether slot ``i`` was reached by the moves ``path[:plen]`` (in any order)."""
     if memo.mlen[i] != plen:
@@ -253,7 +267,7 @@ def _same_moves(memo, i, path, plen):
     return True
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
     """Return whether slot ``i`` holds the set ``members[lo:lo + n]`` with ``d`` guesses left,
     reached by the moves ``path[:plen]`` (in hard mode with the combined ``rule``; see the module
@@ -277,7 +291,7 @@ def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
     return True
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule):
     """Return the slot holding the set ``members[lo:lo + n]`` with ``d`` guesses left (keys
     k1, k2; reached by the moves ``path[:plen]``, combined ``rule`` in hard mode), or -1."""
@@ -290,7 +304,7 @@ def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule)
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _move_slot(memo, i, j):
     """Move the entry of slot ``i`` to the empty slot ``j``, leaving ``i`` empty."""
     mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule, _ = memo
@@ -301,7 +315,7 @@ def _move_slot(memo, i, j):
     mflag[i] = EMPTY
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _memo_grow(memo):
     """Double the slots in use (at most to all of them): each bucket's entries split between it
     and its new twin, in the order they had. No entry is lost, so a table that grows before
@@ -326,7 +340,7 @@ def _memo_grow(memo):
     memo.mmask[0] = 2 * live - 1
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _memo_write(memo, same, k1, k2, flag, value, guess, size, work, d, path, plen, rule, stats):
     """Store an exact value or a lower bound (with the work it took) in slot ``same`` (the
     entry of the same set, -1 if none), else in an empty slot of its bucket (the table grown
@@ -363,38 +377,38 @@ def _memo_write(memo, same, k1, k2, flag, value, guess, size, work, d, path, ple
     mwork[victim] = work
     mdepth[victim] = d
     mlen[victim] = plen
-    mrule[victim, :] = rule
+    for j in range(rule.shape[0]):  # loops, not slices: a slice compiles its shape error's message
+        mrule[victim, j] = rule[j]
     mp = mpath[victim]
-    mp[:plen] = path[:plen]
+    for t in range(plen):
+        mp[t] = path[t]
     insertion_sort(mp, plen)  # equal move sets are equal records
     stats[S_MEMO_STORES] += 1
 
 
-@njit(cache=True, nogil=True)
-def _settle(at, flag, value, guess, shared, work, memo):
+@_phase
+def _settle(at, flag, value, guess, params, stats, stop, glob, moves, shared, canon, memo):
     """Return ``value``, the node's exact value (``flag`` EXACT, with its best guess or -1) or a lower
     bound (LOWER), once stored in the memo with the work spent on it (under its least image too
     where it has one; not while the search is stopping, nor at a node checking its hard-mode rule
     lazily), and at the root with its best guess left in ``stats[S_BEST]``."""
-    stats = work.stats
     if guess >= 0 and at.level == 0:
         stats[S_BEST] = guess
-    if work.stop[0] != 0 or at.cg >= 0:
+    if stop[0] != 0 or at.cg >= 0:
         return value
-    params, moves, canon = work.params, work.moves, work.canon
     level, n, d = at.level, at.n, at.d
     plen = params[P_PATH0] + level
     if params[P_MODE] == HARD and moves.rule.shape[0] > 0:
         _combined_rule(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch)
-    same = _memo_find(memo, params, shared.codes, at.k1, at.k2, work.levels.glob[level], at.lo, n, d,
-                      moves.path, plen, moves.rule)
+    same = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, d, moves.path, plen,
+                      moves.rule)
     spent = _spent(stats, at.w0)
     _memo_write(memo, same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path, plen, moves.rule,
                 stats)
-    if canon.on[level]:
+    if canon is not None and canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
-        same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], 0, n, d,
+        same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], np.int64(0), n, d,
                           canon.path[level], plen, moves.rule)
         if guess >= 0:
             guess = image_row(shared.glet, canon, canon.sig[level], guess, params[P_COLOURS])
@@ -403,7 +417,7 @@ def _settle(at, flag, value, guess, shared, work, memo):
     return value
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _least_image(at, plen, params, glob, path, shared, canon):
     """Map the node's set to the least image of its moves (``kernels.canonical_cpu``): its
     members, sorted moves and memo keys in ``canon``'s row ``level``; return False where it has
@@ -486,14 +500,14 @@ def memo_harvest(mflag, mwork):
     return out
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def hard_rule(params, glet, g, p, scratch):
     """Compile the hard-mode rule of guess row ``g`` with reply ``p`` into ``scratch``
     (``kernels.hardmode``)."""
     hardmode_cpu.hard_rule(params[P_KIND], params[P_LENGTH], glet, g, p, scratch)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_phase
 def rule_allows(params, glet, gcnt, genc, g, p, h, scratch):
     """Return whether guess row ``h`` meets the rule ``hard_rule`` compiled for (g, p) (``glet``
     and ``genc`` are the same encoding of the guesses)."""
@@ -508,7 +522,7 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, scratch):
                                     m, g, p, out, scratch)
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _repeats(mat, base, answers, mark, stats, most):
     """Return how many of the replies ``mat[base + answers[i]]`` repeat an earlier one (counting
     stops at ``most``)."""
@@ -528,7 +542,7 @@ def _repeats(mat, base, answers, mark, stats, most):
 # ---- the phases of a node, in the order ``_node`` runs them ---------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _few(level, lo, n, d, answer_rows, glob, stats):
     """Return V of a set of one or two answers, or with one guess left (closed forms: 1, 3, ``INF``)."""
     if n == 1:
@@ -542,7 +556,7 @@ def _few(level, lo, n, d, answer_rows, glob, stats):
     return 3
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, shared):
     """Return the ``Node`` of a set of ``n`` answers at ``level`` with ``d`` guesses left: counted,
     its memo keys made (in hard mode with its moves' rule, left in ``moves.rule``), and its own
@@ -564,7 +578,7 @@ def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, shared
     return Node(level, lo, n, d, cg, cp, k1, k2, w0)
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _look_up(at, beta, params, glob, moves, shared, memo, canon):
     """Return the memo slot holding the node's set, or -1. Where the slot does not decide the node,
     a set large enough in a code game is mapped to its least image (``canon.on[level]``), which
@@ -575,6 +589,8 @@ def _look_up(at, beta, params, glob, moves, shared, memo, canon):
     if at.cg < 0:
         slot = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, at.d, moves.path,
                           plen, moves.rule)
+    if canon is None:
+        return slot
     canon.on[level] = 0
     decided = slot >= 0 and (memo.mflag[slot] == EXACT or memo.mval[slot] >= beta)
     if not decided and level > 0 and at.cg < 0 and 0 < canon.min_size[0] <= n and _least_image(
@@ -582,11 +598,11 @@ def _look_up(at, beta, params, glob, moves, shared, memo, canon):
         canon.on[level] = 1
         if slot < 0:
             slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],
-                              canon.members[level], 0, n, at.d, canon.path[level], plen, moves.rule)
+                              canon.members[level], np.int64(0), n, at.d, canon.path[level], plen, moves.rule)
     return slot
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _first_bound(at, slot, beta, params, stats, memo):
     """Return (the node's value or a lower bound on it, whether that decides the node) from the memo
     slot (-1: none) and the level bound."""
@@ -606,7 +622,7 @@ def _first_bound(at, slot, beta, params, stats, memo):
     return known, known >= beta or known >= INF
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _guesses(at, params, lv):
     """Return (the rows of ``cmat[level]`` the node may guess, how many): its parent's choice, or in
     consistent mode its own answers' rows."""
@@ -618,7 +634,7 @@ def _guesses(at, params, lv):
     return lv.cand[level], lv.ncand[level]
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _mark_members(at, lv, tally, stats):
     """Return a fresh stamp, set in ``inset`` at the guess rows of the node's answers (their
     positions in ``inpos``)."""
@@ -631,7 +647,7 @@ def _mark_members(at, lv, tally, stats):
     return stamp
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _split_by_member(at, lv, tally, stats):
     """Return (2n - 1, an answer of S splitting S into singletons), else (2n, one leaving a single
     pair) when ``d >= 3``, else (0, -1). Each check stops at the first repeated reply."""
@@ -642,7 +658,7 @@ def _split_by_member(at, lv, tally, stats):
     pair = -1
     for i in range(n):
         r = lv.arow[level, lo + i]
-        k = _repeats(mat, r * width, answers, tally.mark, stats, 2)
+        k = _repeats(mat, r * width, answers, tally.mark, stats, np.int64(2))
         if k == 0:
             return 2 * n - 1, lv.rowg[level, r]
         if k == 1 and pair < 0:
@@ -652,7 +668,7 @@ def _split_by_member(at, lv, tally, stats):
     return 0, -1
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared):
     """Return a guess of ``rows[:m]`` not in S that splits S into singletons (and meets the node's
     hard-mode rule), or -1."""
@@ -663,14 +679,15 @@ def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared)
     for j in range(m):
         r = rows[j]
         g = lv.rowg[level, r]
-        if tally.inset[g] != stamp and _repeats(mat, r * width, answers, tally.mark, stats, 1) == 0 and (
+        if tally.inset[g] != stamp and _repeats(mat, r * width, answers, tally.mark, stats,
+                                                np.int64(1)) == 0 and (
                 at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc, at.cg, at.cp, g,
                                          moves.scratch)):
             return g
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, moves, shared):
     """Return (value, flag, best guess) where a closed form decides the node: a guess splitting S
     into singletons (2n - 1 in S, 2n outside), one in S leaving a pair (2n), none with two guesses
@@ -708,7 +725,7 @@ def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, mov
 #   ``most``, the most distinct replies any scanned guess gave.
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
     """Return whether the reply row ``out[dst:dst + n]`` (hash ``hh``) differs from every row kept
     so far (the table ``stamp``, ``idx``, ``hashes`` of generation ``gen``), recording it as kept
@@ -733,7 +750,7 @@ def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
     return True
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
     """Record guess row ``g`` as kept number ``j`` (its replies already at ``out[j * n:]``, copied to
     column j of ``outT``) with its bound ``lb`` and ``squares`` the sum of its squared bucket sizes."""
@@ -745,14 +762,14 @@ def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
     keys[j] = lb * (1 << 32) + squares
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, seen, stats, zob):
     """Scan the guess rows ``rows`` of the guess-major ``mat`` over ``answers`` guess by guess, into
     ``kept`` (the scan's contract above); return (how many kept, the most distinct replies)."""
     n = answers.shape[0]
     mark, cnt, inset, inpos = tally
     out, outT, krowg, tarow, lbs, keys = kept
-    nsurv = 0
+    nsurv = np.int64(0)
     most = 0
     for j in range(rows.shape[0]):
         r = rows[j]
@@ -763,7 +780,7 @@ def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, s
         stats[S_STAMP] += 1
         st = stats[S_STAMP]
         nb = 0
-        sq = 0
+        sq = np.int64(0)
         hh = np.uint64(0)
         for i in range(n):
             c = mat[base + answers[i]]
@@ -786,7 +803,7 @@ def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, s
     return nsurv, most
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _answer_major(at, rows, m, mode, lv, pairs):
     """Return (an answer-major reply matrix, the node's answers as its rows) whose columns are the
     guess rows ``rows[:m]``: the parent's own in normal mode (every row scanned), else gathered."""
@@ -802,7 +819,7 @@ def _answer_major(at, rows, m, mode, lv, pairs):
     return pairs.tmpT, pairs.ident[:n]
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _pair_scan(T, answers, m, veq, vpairs, vfirst, vhash, zob32):
     """Fill per guess j < m: equal reply pairs, distinct replies and a reply-vector hash over the
     answers (rows of the answer-major ``T``), vectorized over guesses."""
@@ -826,7 +843,7 @@ def _pair_scan(T, answers, m, veq, vpairs, vfirst, vhash, zob32):
             vhash[j] += np.uint32(ci[j] + 1) * z
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, moves, shared):
     """Return (value, flag, best guess, most) from the pairwise scan's counts alone: a guess outside
     S splitting it into singletons (2n), no useful guess or two guesses left (``INF``), or the
@@ -852,14 +869,14 @@ def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, 
     return known, LOWER if known >= beta else EMPTY, -1, most
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _keep_pairs(T, answers, rows, rowg, stamp, mode, gen, kept, tally, pairs, seen):
     """Keep the guesses of the pairwise scan (the scan's contract above); return how many."""
     n = answers.shape[0]
     inset, inpos = tally.inset, tally.inpos
     vfirst, vpairs, vhash = pairs.vfirst, pairs.vpairs, pairs.vhash
     out, outT, krowg, tarow, lbs, keys = kept
-    nsurv = 0
+    nsurv = np.int64(0)
     for j in range(rows.shape[0]):
         g = rowg[rows[j]]
         in_s = inset[g] == stamp
@@ -879,7 +896,7 @@ def _keep_pairs(T, answers, rows, rowg, stamp, mode, gen, kept, tally, pairs, se
     return nsurv
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _scan(at, beta, known, rows, m, stamp, params, stats, by_depth, lv, bounds, tally, pairs, seen, moves,
           shared):
     """Return (value, flag, best guess, guesses kept, most): the scan over the guesses ``rows[:m]``
@@ -915,7 +932,7 @@ def _scan(at, beta, known, rows, m, stamp, params, stats, by_depth, lv, bounds, 
 # ---- the order of the guesses, and the cost of one --------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
     """Raise the bound of each guess kept at a node of ``n`` answers to ``n`` plus its buckets'
     level bound (at most ``most`` unsolved replies a guess below it), and its sort key with it."""
@@ -928,29 +945,44 @@ def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
             keys[level, j] = min(lb, KEY_MAX) * (1 << 32) + (keys[level, j] & 0xFFFFFFFF)
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _order(at, most, nsurv, stamp, rowg, inset, lbs, keys):
     """Return the kept guesses by increasing sort key, their bounds raised to the level bound."""
     _guess_bounds(at.level, at.n, at.d, most, nsurv, rowg, inset, stamp, lbs, keys)
     return np.argsort(keys[at.level, :nsurv])
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _prepare_children(at, nsurv, order, params, lv, sym, glet):
     """Set the children's guesses (normal mode: every kept one) and, with the symmetries on, mark
-    the first guess of each class to try; return where the history records this node's guess."""
+    the first guess of each class to try; return where the history records this node's guess (-1:
+    no symmetries)."""
     level = at.level
     if params[P_MODE] == NORMAL:
         for j in range(nsurv):
             lv.cand[level + 1, j] = j
         lv.ncand[level + 1] = nsurv
+    if sym is None:
+        return np.int64(-1)
     nhist = sym.nbase[0] + level
     if sym.on[0]:
         mark_classes(glet, sym, nhist, params[P_COLOURS], lv.rowg[level + 1], order, nsurv, sym.keep[level])
     return nhist
 
 
-@njit(cache=True, nogil=True)
+@_phase
+def _image_tried(sym, level, k, nhist, g):
+    """Return whether kept guess ``k`` is a symmetric image of a guess tried at the node (the same
+    cost), else record its guess row ``g`` in the history (at ``nhist``)."""
+    if sym is None:
+        return False
+    if sym.on[0] and sym.keep[level, k] == 0:
+        return True
+    sym.hist[nhist] = g
+    return False
+
+
+@_phase
 def _partition(at, k, lv, bounds, tally, stats):
     """Partition S by the replies of kept guess ``k`` (a stable counting sort into row ``level + 1``);
     return how many buckets, their replies, starts and sizes in ``bcode``, ``bstart``, ``bsize``."""
@@ -988,7 +1020,7 @@ def _partition(at, k, lv, bounds, tally, stats):
     return nbk
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
     """Return n plus the bounds of guess ``g``'s buckets (left in ``blb``): 0 for the solved one,
     else the level bound, raised to what the memo knows of buckets of three or more."""
@@ -1024,7 +1056,7 @@ def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
     return total
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _needs_2m(at, nbk, total, limit, solved, lv, bounds, mark, stats):
     """Return ``total`` plus one for each bucket of m >= 3 answers at its bound 2m - 1 that none of
     its own answers splits into singletons (it needs at least 2m; its bound raised), stopping once
@@ -1059,7 +1091,7 @@ def _needs_2m(at, nbk, total, limit, solved, lv, bounds, mark, stats):
     return total
 
 
-@njit(cache=True, nogil=True)
+@_phase
 def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
     """Set the move to bucket ``b`` of guess row ``g`` and its guesses; return (the hard-mode rule its
     node checks lazily, or -1, -1; the rows of ``cand[level + 1]`` known to hold 0, 1, ... (-1:
@@ -1082,9 +1114,9 @@ def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
         ident = -1
         kk = 0
         hard_rule(params, shared.glet, g, code, moves.scratch)
-        for j in range(nsurv):
-            if rule_allows(params, shared.glet, shared.gcnt, shared.genc, g, code, lv.rowg[level + 1, j],
-                           moves.scratch):
+        for j in range(nsurv):  # the rule inlined (a call per kept guess costs hard mode ~15%)
+            if hardmode_cpu.rule_allows(params[P_KIND], params[P_LENGTH], params[P_COLOURS], shared.genc,
+                                        shared.gcnt, g, code, lv.rowg[level + 1, j], moves.scratch):
                 lv.cand[level + 1, kk] = j
                 kk += 1
         lv.ncand[level + 1] = kk
@@ -1104,14 +1136,14 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     ``path``. At level 0 the best guess row found (or -1) is left in ``stats[S_BEST]``.
     ``cg``, ``cp``: a hard-mode rule the node's guesses must meet, checked lazily (-1: none).
     """
-    params, stats, sym = work.params, work.stats, work.sym
+    params, stats, stop, sym, canon = work.params, work.stats, work.stop, work.sym, work.canon
     lv, bounds, tally, moves = work.levels, work.bounds, work.tally, work.moves
     if n <= 2 or d <= 1:
         return _few(level, lo, n, d, shared.answer_rows, lv.glob, stats)
-    if work.stop[0] != 0:
+    if stop[0] != 0:
         return INF
     at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, shared)
-    slot = _look_up(at, beta, params, lv.glob, moves, shared, memo, work.canon)
+    slot = _look_up(at, beta, params, lv.glob, moves, shared, memo, canon)
     known_lb, decided = _first_bound(at, slot, beta, params, stats, memo)
     if decided:
         return known_lb
@@ -1120,32 +1152,32 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally, moves,
                                        shared)
     if flag != EMPTY:
-        return _settle(at, flag, value, guess, shared, work, memo)
+        return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     value, flag, guess, nsurv, most = _scan(at, beta, value, rows, m_in, stamp, params, stats, work.by_depth,
                                             lv, bounds, tally, work.pairs, work.seen, moves, shared)
     if flag != EMPTY:
-        return _settle(at, flag, value, guess, shared, work, memo)
+        return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     order = _order(at, most, nsurv, stamp, lv.rowg, tally.inset, bounds.lbs, bounds.keys)
     known_lb = max(value, bounds.lbs[level, order[0]])
     if known_lb >= beta:
-        return _settle(at, LOWER, known_lb, -1, shared, work, memo)
+        return _settle(at, np.int64(LOWER), known_lb, np.int64(-1), params, stats, stop, lv.glob, moves,
+                       shared, canon, memo)
 
     # the least cost over the kept guesses, by increasing bound: the best so far (or beta) cuts.
     # The cost of one: partition, its buckets' bounds, the 2m rule, then its buckets searched (the
     # recursion stays in this one function: numba caches mutual recursion unreliably, numba#6061)
     nhist = _prepare_children(at, nsurv, order, params, lv, sym, shared.glet)
     solved = params[P_SOLVED]
-    best, best_g, lower, ident = INF, -1, INF, -1
+    best, best_g, lower, ident = np.int64(INF), np.int64(-1), np.int64(INF), np.int64(-1)
     for oi in range(nsurv):
         k = order[oi]
         limit = min(best, beta)
         if bounds.lbs[level, k] >= limit:
             lower = min(lower, bounds.lbs[level, k])
             break
-        if sym.on[0] and sym.keep[level, k] == 0:
+        g = np.int64(lv.rowg[level + 1, k])
+        if _image_tried(sym, level, k, nhist, g):
             continue  # a symmetric image of a guess tried here: the same cost
-        g = lv.rowg[level + 1, k]
-        sym.hist[nhist] = g
         stats[S_EVALUATED] += 1
         nbk = _partition(at, k, lv, bounds, tally, stats)
         total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, shared, memo)
@@ -1167,31 +1199,25 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             best, best_g = total, g
         elif total < lower:
             lower = total
-    if work.stop[0] != 0:
+    if stop[0] != 0:
         return INF
     if best < beta:
-        return _settle(at, EXACT, best, best_g, shared, work, memo)
-    return _settle(at, LOWER, max(lower, known_lb), -1, shared, work, memo)
+        return _settle(at, np.int64(EXACT), best, best_g, params, stats, stop, lv.glob, moves, shared, canon,
+                       memo)
+    return _settle(at, np.int64(LOWER), max(lower, known_lb), np.int64(-1), params, stats, stop, lv.glob,
+                   moves, shared, canon, memo)
 
 
 @njit(cache=True, nogil=True)
-def solve_set(answers, d, beta, guesses, shared, work, memo):
-    """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
-
-    ``answers`` are columns of the full reply matrix ``codes``, the set the moves
-    ``work.moves.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
-    here (they must include every answer's own row). The best guess row is left in
-    ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for ``len(guesses) * len(answers)``
-    replies per level (``with_room``).
-    """
-    lv = work.levels
+def _load_root(answers, guesses, codes, answer_rows, lv, inpos, stats):
+    """Return whether every answer of the set ``answers`` is among ``guesses`` (else a caller's
+    error), having made them level 0 of ``lv``: the replies, answers' columns and rows, guesses."""
     n = answers.shape[0]
     m = guesses.shape[0]
     top = lv.cmat[0]
     topT = lv.cmatT[0]
-    inpos = work.tally.inpos
     for j in range(m):
-        row = shared.codes[guesses[j]]
+        row = codes[guesses[j]]
         lv.rowg[0, j] = guesses[j]
         lv.cand[0, j] = j
         inpos[guesses[j]] = -1
@@ -1202,7 +1228,7 @@ def solve_set(answers, d, beta, guesses, shared, work, memo):
     for i in range(n):
         lv.cols[0, i] = i
         lv.glob[0, i] = answers[i]
-        inpos[shared.answer_rows[answers[i]]] = i
+        inpos[answer_rows[answers[i]]] = i
         lv.arow[0, i] = -1
     for j in range(m):
         i = inpos[guesses[j]]
@@ -1210,13 +1236,29 @@ def solve_set(answers, d, beta, guesses, shared, work, memo):
             lv.arow[0, i] = j
     for i in range(n):
         if lv.arow[0, i] < 0:
-            return -1  # an answer of the set is not among the guesses: a caller's error
+            return False
     lv.stride[0] = n
     lv.ncand[0] = m
-    work.stats[S_BEST] = -1
-    zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
-    return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), zero - 1, zero - 1,
-                 shared, work, memo)
+    stats[S_BEST] = -1
+    return True
+
+
+def solve_set(answers: np.ndarray, d: int, beta: int, guesses: np.ndarray, shared: Shared, work: Scratch,
+              memo: Memo) -> int:
+    """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta`` (-1 where an answer
+    of the set is not among the guesses: a caller's error).
+
+    ``answers`` are columns of the full reply matrix ``codes``, the set the moves
+    ``work.moves.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
+    here (they must include every answer's own row). The best guess row is left in
+    ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for ``len(guesses) * len(answers)``
+    replies per level (``with_room``). Python calls ``_node`` itself: a compiled caller would
+    compile the whole search once more (the module docstring).
+    """
+    if not _load_root(answers, guesses, shared.codes, shared.answer_rows, work.levels, work.tally.inpos,
+                      work.stats):
+        return -1
+    return _node(0, 0, len(answers), int(d), int(beta), -1, -1, shared, work, memo)
 
 
 def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:

@@ -201,6 +201,7 @@ class NamedCuda:
     """A backend that says it is CUDA and offloads everything, and fails on any launch."""
 
     name = "cuda"
+    every_call = True
 
     def offloads(self, *sizes: int) -> bool:
         return True

@@ -168,10 +168,12 @@ class CpuBackend(Backend):
         """Return the (guesses x answers) reply-code matrix."""
         import numba
 
-        from ..kernels import patterns_cpu as cpu
+        from ..kernels.patterns_cpu import fill_pattern_matrix
+        from ..kernels.threads import over_slices
 
         out = np.empty((len(guesses), len(answers)), dtype=dtype)
-        cpu.fill_pattern_matrix(kind, guesses, answers, colours, out, numba.get_num_threads())
+        over_slices(lambda lo, hi: fill_pattern_matrix(kind, guesses[lo:hi], answers, colours, out[lo:hi]),
+                    len(guesses), numba.get_num_threads())  # guesses in slices, on threads
         return out
 
     def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
@@ -181,24 +183,27 @@ class CpuBackend(Backend):
         import numba
 
         from ..kernels import histogram_cpu
+        from ..kernels.threads import over_slices
 
         rows, flat, starts, columns, most, dtype = _stats_call(rows, flat, starts, columns)
         out = np.empty((len(starts) - 1, len(rows), len(columns)), dtype)
-        histogram_cpu.reply_stats(np.ascontiguousarray(codes), rows, flat, starts, n_patterns, solved,
-                                  *stats_tables(most), columns, out, numba.get_num_threads())
+        codes, (nlogn, inverse) = np.ascontiguousarray(codes), stats_tables(most)
+
+        def pairs(lo: int, hi: int) -> None:  # the (set, guess) pairs lo to hi, on a thread
+            histogram_cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns,
+                                      out, lo, hi)
+
+        over_slices(pairs, out.shape[0] * out.shape[1], numba.get_num_threads())
         return out
 
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
                        moves_g: np.ndarray, moves_p: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return uint8 ``mask[i]``: 1 if hard mode allows guess row ``rows[i]`` after every move
         (guess row ``moves_g[t]`` got reply ``moves_p[t]``; ``kernels.hardmode``)."""
-        import numba
-
         from ..kernels import hardmode_cpu
 
         out = np.empty(len(rows), np.uint8)
-        hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out,
-                             numba.get_num_threads())
+        hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out)
         return out
 
     def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,

@@ -72,7 +72,7 @@ class PatternMatrix:
         unsolved replies any guess gives on any set (``kernels.levels``), computed once."""
         from ..kernels.patterns_cpu import replies_present
 
-        seen = replies_present(np.asarray(self.codes), self.game.n_patterns, 16)
+        seen = replies_present(np.asarray(self.codes), self.game.n_patterns)
         return int(seen.sum() - seen[self.game.solved])
 
     @cached_property

@@ -85,7 +85,10 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     answers, rows)``, when the caller keeps it; ``pair_max`` tunes the kernels
     (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result).
     """
+    import numba
+
     from ..kernels.bounds_cpu import PAIR_MAX, Guesses, start_bounds
+    from ..kernels.threads import over_slices
 
     order = np.argsort(-caps, kind="stable")
     guesses = np.ascontiguousarray(rows[order], np.int32)
@@ -103,9 +106,14 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     npat = pm.game.n_patterns
     buckets = np.zeros((len(starts), npat), np.int64)
     totals = np.zeros(len(starts), np.int64)
-    start_bounds(np.ascontiguousarray(pm.codes), replies, np.ascontiguousarray(answers, np.int32), starts,
-                 guesses, cap, pm.game.solved, npat, left, members_only, pm.answer_rows.astype(np.int32),
-                 limit, pair_max, buckets, totals)
+    codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                                   pm.answer_rows.astype(np.int32))
+
+    def words(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        start_bounds(codes, replies, answers, starts[lo:hi], guesses, cap, pm.game.solved, npat, left,
+                     members_only, answer_rows, limit, pair_max, buckets[lo:hi], totals[lo:hi])
+
+    over_slices(words, len(starts), numba.get_num_threads())
     return FirstPass(starts, totals, buckets, limit)
 
 
@@ -113,15 +121,23 @@ def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray
                      guesses: tuple, left: int, cutoff: int, pair_max: int) -> FirstPass:
     """Return the hard-mode first-pass bounds (``kernels.bounds_cpu.hard_bounds_of_start``) of
     the start rows ``starts``, the ``guesses`` (``kernels.bounds_cpu.Guesses``) allowed before them."""
+    import numba
+
     from ..kernels.bounds_cpu import Words, start_hard_bounds
+    from ..kernels.threads import over_slices
 
     game = pm.game
     words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
     buckets = np.zeros((len(starts), game.n_patterns), np.int64)
     totals = np.zeros(len(starts), np.int64)
-    start_hard_bounds(np.ascontiguousarray(pm.codes), words, replies, np.ascontiguousarray(answers, np.int32),
-                      starts, guesses, game.solved, game.n_patterns, left, pm.answer_rows.astype(np.int32),
-                      cutoff, pair_max, buckets, totals)
+    codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                                   pm.answer_rows.astype(np.int32))
+
+    def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        start_hard_bounds(codes, words, replies, answers, starts[lo:hi], guesses, game.solved,
+                          game.n_patterns, left, answer_rows, cutoff, pair_max, buckets[lo:hi], totals[lo:hi])
+
+    over_slices(slice_of, len(starts), numba.get_num_threads())
     return FirstPass(starts, totals, buckets, cutoff)
 
 
@@ -234,12 +250,20 @@ def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most:
                left: int) -> np.ndarray:
     """Return a proven lower bound on the total of each start row from its bucket sizes alone
     (``most``: the most distinct replies plus membership any guess gives on ``answers``)."""
-    from ..kernels.bounds_cpu import size_bounds
+    import numba
 
+    from ..kernels.bounds_cpu import size_bounds
+    from ..kernels.threads import over_slices
+
+    codes, answers, starts = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
+                              np.ascontiguousarray(starts, np.int32))
     out = np.zeros(len(starts), np.int64)
-    size_bounds(np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
-                np.ascontiguousarray(starts, np.int32), int(most), pm.game.solved, pm.game.n_patterns, left,
-                out)
+
+    def words(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        size_bounds(codes, answers, starts[lo:hi], int(most), pm.game.solved, pm.game.n_patterns, left,
+                    out[lo:hi])
+
+    over_slices(words, len(starts), numba.get_num_threads())
     return out
 
 

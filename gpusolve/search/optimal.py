@@ -133,11 +133,12 @@ class _Workspace:
         g, a = ctx.codes.shape
         levels = ctx.max_guesses + 2
         self.table = memo or MemoTable(memo_entries, ctx.owner, ctx.path_width, ctx.rule_width)
-        self.work = new_scratch(
-            ctx.params.copy(), g, a, ctx.n_patterns, levels, ctx.rule_width,
-            new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
-            new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
-                      ctx.canon_min))
+        sym = canon = None  # without symmetries, none: their code is not compiled
+        if ctx.symmetric:
+            sym = new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, True)
+            canon = new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
+                              ctx.canon_min)
+        self.work = new_scratch(ctx.params.copy(), g, a, ctx.n_patterns, levels, ctx.rule_width, sym, canon)
         self.stats = self.work.stats
         self.ctx = ctx
 
@@ -149,10 +150,11 @@ class _Workspace:
         w = self.work = with_room(self.work, len(guesses) * len(answers), len(answers))
         w.params[P_PATH0] = len(path)
         w.moves.path[:len(path)] = path
-        w.sym.on[0] = hist is not None and self.ctx.symmetric
-        if w.sym.on[0]:
-            w.sym.nbase[0] = len(hist)
-            w.sym.hist[:len(hist)] = hist
+        if w.sym is not None:
+            w.sym.on[0] = hist is not None
+            if hist is not None:
+                w.sym.nbase[0] = len(hist)
+                w.sym.hist[:len(hist)] = hist
         value = solve_set(answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
                           self.ctx.shared, w._replace(stop=stop), self.table.memo)
         if value < 0:
