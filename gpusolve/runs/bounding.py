@@ -164,7 +164,8 @@ class Bounds:
     def statement(self) -> str:
         """Return what the run proves, in one sentence."""
         if self.infeasible:
-            return f"{self.start} cannot find every answer within {self.max_guesses} guesses (proven by a bound)"
+            return (f"{self.start} cannot find every answer within {self.max_guesses} guesses (proven by a "
+                    "bucket's bound)")
         how = ", ".join(f"{k} {v}" for k, v in self.how().items())
         parts = f"{len(self.buckets):,} buckets: {how}"
         if self.complete:
