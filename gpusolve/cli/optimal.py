@@ -334,6 +334,8 @@ def _bounds(o: TreeOptions) -> None:
         result = bound_start(pm, o.start, o.lists.guesses, o.lists.answers, mode=o.mode,
                              max_guesses=o.max_guesses, run_dir=o.run_dir, seconds=o.time_limit,
                              workers=workers, memo_mb=o.memo, progress=progress)
+    if result.infeasible:
+        raise Infeasible(result.statement())
     if o.out and result.tree is not None:
         save_tree(o.out, result.tree, pm.game, o.fmt, mode=o.mode,
                   guesses=o.lists.guesses or pm.game.default_guesses,

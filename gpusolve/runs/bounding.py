@@ -15,7 +15,9 @@ finished and a rerun goes further:
    bounds per bucket (``gpusolve.search.bounds``); unit ``bounds``.
 2. **Bucket trees**: a subtree per bucket that finds every answer within the guesses left: the
    greedy entropy tree (``gpusolve.search.greedy``), repaired where it runs too deep by trying
-   the next best guesses by entropy (``fitted_tree``); units ``upper:REPLY:TOTAL``.
+   the next best guesses by entropy (``fitted_tree``), else the worst-case search's tree
+   (``gpusolve.search.worstcase``; a bucket where neither finds one in time gets its first tree
+   from a search below); units ``upper:REPLY:TOTAL``.
 3. **Bucket searches**: the exact search (``gpusolve.search.optimal.solve`` on the position
    after the start word's reply) with a cutoff ``C`` and a time limit. It either finds V < C
    exactly, with its optimal subtree (units ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves
@@ -62,6 +64,13 @@ TREE_WIDTH = 8
 """Guesses tried (best by entropy) where a bucket's greedy tree runs too deep; half as many one
 level down, at least 2."""
 
+TREE_SECONDS = 60.0
+"""The time the worst-case search gets to find a bucket a tree within the guesses left where the
+repaired greedy tree does not (seconds)."""
+
+TREE_PAIR_MB = 64
+"""The worst-case search's pair cache there (MiB)."""
+
 BOUNDS_PHASE = "bucket bounds"
 TREES_PHASE = "bucket trees"
 SEARCH_PHASE = "buckets settled"
@@ -84,7 +93,7 @@ class Bucket:
     """What proves the lower bound: first-pass, second-pass or search (at a cutoff, or exact)."""
     upper: int | None = None
     upper_how: str = ""
-    """Where the subtree comes from: greedy (repaired where too deep) or search (exact)."""
+    """Where the subtree comes from: greedy (repaired where too deep), worst-case or search (exact)."""
     tree: Tree | None = None
     level: int = 0
     """The next level of search time this bucket gets."""
@@ -204,7 +213,8 @@ def check_fits(game, n_guesses: int, n_answers: int, workers: int, memo_mb: int,
     small = min(n_answers, FIRST_PASS_MIN_ANSWERS)
     per_worker = workspace_bytes(n_guesses, small, game.n_patterns, max_guesses + 2) + 16 * n_answers * (
         max_guesses + 2)
-    need = memo_mb * 2**20 + 2 * matrix_bytes(game, n_guesses, n_answers) + workers * per_worker
+    need = ((memo_mb + TREE_PAIR_MB) * 2**20 + 2 * matrix_bytes(game, n_guesses, n_answers)
+            + workers * per_worker)
     check_memory(need, f"the bounding run ({workers} workers, {n_answers:,} answers, {n_guesses:,} guesses, "
                  f"--memo-mb {memo_mb})", "lower --memo-mb or --workers", total=True)
 
@@ -286,14 +296,17 @@ class _Run:
                 self._take_bounds(result)
                 continue
             label, _, _ = rest.partition(":")
-            b = self.by_label[label]
-            if kind == "lower":
-                self._raise(b, result["bound"], result["how"])
-            elif kind == "upper":
-                tree, _, _ = from_json(result["tree"])
-                self._improve(b, result["total"], result["how"], tree)
-            elif kind == "level":
-                b.level = max(b.level, result["level"] + 1)
+            self._take(self.by_label[label], kind, result)
+
+    def _take(self, b: Bucket, kind: str, result: dict, tree: Tree | None = None) -> None:
+        """Take one fact about bucket ``b`` (``tree``: an upper fact's tree, else read from it)."""
+        if kind == "lower":
+            self._raise(b, result["bound"], result["how"])
+        elif kind == "upper" and (b.upper is None or result["total"] < b.upper):
+            b.upper, b.upper_how = int(result["total"]), result["how"]
+            b.tree = tree if tree is not None else from_json(result["tree"])[0]
+        elif kind == "level":
+            b.level = max(b.level, result["level"] + 1)
 
     def _take_bounds(self, result: dict) -> None:
         """Take the first-pass and second-pass bucket bounds."""
@@ -307,15 +320,13 @@ class _Run:
         if bound > b.lower:
             b.lower, b.lower_how = int(bound), how
 
-    @staticmethod
-    def _improve(b: Bucket, total: int, how: str, tree: Tree) -> None:
-        if b.upper is None or total < b.upper:
-            b.upper, b.upper_how, b.tree = int(total), how, tree
-
-    def _save(self, b: Bucket, facts: list[tuple[str, dict]], subproblems=None) -> None:
-        """Record facts about bucket ``b`` (unit ``KIND:REPLY:VALUE``, result) in one transaction."""
-        self.store.save([(f"{kind}:{b.label}:{value}", b.reply, result) for kind, value, result in facts],
+    def _save(self, b: Bucket, facts: list[tuple[str, int, dict, Tree | None]], subproblems=None) -> None:
+        """Record facts about bucket ``b`` (unit ``KIND:REPLY:VALUE``, result, an upper fact's tree)
+        in one transaction, then take them."""
+        self.store.save([(f"{kind}:{b.label}:{value}", b.reply, result) for kind, value, result, _ in facts],
                         subproblems=subproblems)
+        for kind, _, result, tree in facts:
+            self._take(b, kind, result, tree)
         self.write_status(self.result(None, 0.0))
 
     def write_status(self, result: Bounds) -> None:
@@ -373,15 +384,30 @@ class _Run:
             self._check_time()
             self._report(TREES_PHASE, done, len(self.buckets))
             found = fitted_tree(self.pm, b.answers, self.max_guesses - 1, self.mode)
+            how = "greedy"
+            if found is None:
+                found, how = self._worst_case_tree(b), "worst-case"
             if found is not None:
-                self._improve(b, found[1], "greedy", found[0])
-                self._save(b, [self._upper_fact(b)])
+                self._save(b, [self._upper_fact(found[0], found[1], how)])
             done += 1
         self._report(TREES_PHASE, done, len(self.buckets))
 
-    def _upper_fact(self, b: Bucket) -> tuple[str, int, dict]:
-        """Return the fact of bucket ``b``'s subtree."""
-        return "upper", b.upper, {"total": b.upper, "how": b.upper_how, "tree": to_json(b.tree, self.pm.game)}
+    def _worst_case_tree(self, b: Bucket) -> tuple[Tree, int] | None:
+        """Return (a tree of bucket ``b`` within the guesses left, its total) from the worst-case
+        search, or None where it finds none in ``TREE_SECONDS`` (the searches find one later)."""
+        from ..search.worstcase import worst_case
+
+        left = self.max_guesses - 1
+        try:
+            found = worst_case(self.pm, b.answers, self.mode, max_depth=left, min_depth=left,
+                               budget=Budget(None, TREE_SECONDS), pair_mb=TREE_PAIR_MB)
+        except (Infeasible, GpusolveError):  # none within the guesses left, or not in time
+            return None
+        return found.tree, sum(k for _, k in scores(found.tree))
+
+    def _upper_fact(self, tree: Tree, total: int, how: str) -> tuple[str, int, dict, Tree]:
+        """Return the fact of a bucket's subtree ``tree`` of ``total`` found by ``how``."""
+        return "upper", total, {"total": total, "how": how, "tree": to_json(tree, self.pm.game)}, tree
 
     # --- phase 3: searches ----------------------------------------------------------------------
 
@@ -412,14 +438,14 @@ class _Run:
                 left = min(left, self.deadline - time.monotonic())
             if left <= 0:
                 break
-            cutoff = b.lower + step if b.upper is None else min(b.upper, b.lower + step)
+            cutoff = min(INF if b.upper is None else b.upper, b.lower + step)
             if not self._search(b, cutoff, left):
                 self._check_time()  # the run's time limit cut it: the level is not spent
                 break
             step *= 2
         if not b.exact:
             b.level = level + 1
-            self._save(b, [("level", level, {"level": level, "seconds": allowed, "bound": b.lower})])
+            self._save(b, [("level", level, {"level": level, "seconds": allowed, "bound": b.lower}, None)])
 
     def _search(self, b: Bucket, cutoff: int, seconds: float) -> bool:
         """Search bucket ``b`` with ``cutoff`` for at most ``seconds``; record what it proves and
@@ -434,24 +460,22 @@ class _Run:
                             cutoff=cutoff)
         try:
             res = solve(self.pm, question, options)
-        except Infeasible:  # only without a cutoff; every search here has one
-            raise GpusolveError(f"internal error: bucket {b.label} searched without a cutoff") from None
+        except Infeasible:  # every guess refuted by INF: no strategy within the guesses left
+            self.known = None
+            self.searches_now += 1
+            self._save(b, [("lower", INF, {"bound": INF, "how": "search"}, None)])
+            return True
         self.known = None  # in the memo now
         if budget.interrupted:
             raise KeyboardInterrupt
         if res.interrupted:
             return False
         self.searches_now += 1
-        if res.total is None:
-            self._raise(b, cutoff, "search")
-            self._save(b, [("lower", cutoff, {"bound": cutoff, "how": "search"})], res.subproblems)
-        else:
-            self._raise(b, res.total, "search")
-            facts = [("lower", res.total, {"bound": res.total, "how": "search"})]
-            if b.upper is None or res.total < b.upper:
-                self._improve(b, res.total, "search", res.tree)
-                facts.append(self._upper_fact(b))
-            self._save(b, facts, res.subproblems)
+        value = cutoff if res.total is None else res.total  # proven >= the cutoff, or exact
+        facts = [("lower", value, {"bound": value, "how": "search"}, None)]
+        if res.total is not None and (b.upper is None or res.total < b.upper):
+            facts.append(self._upper_fact(res.tree, res.total, "search"))
+        self._save(b, facts, res.subproblems)
         self._report(SEARCH_PHASE, sum(x.exact for x in self.buckets), len(self.buckets))
         return True
 
