@@ -60,9 +60,11 @@ SEARCH_SECONDS = 20.0
 LEVEL_GROWTH = 4
 """How much more time each level gives a bucket than the one before."""
 
-TREE_WIDTH = 8
-"""Guesses tried (best by entropy) where a bucket's greedy tree runs too deep; half as many one
-level down, at least 2."""
+TREE_WIDTH = 32
+"""Guesses tried (best by entropy) where a bucket's greedy tree runs too deep; ``TREE_NARROWING``
+times fewer one level down, at least 2."""
+
+TREE_NARROWING = 8
 
 TREE_SECONDS = 60.0
 """The time the worst-case search gets to find a bucket a tree within the guesses left where the
@@ -510,7 +512,8 @@ def fitted_tree(pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str = 
                 width: int = TREE_WIDTH) -> tuple[Tree, int] | None:
     """Return (a tree finding every one of ``answers`` within ``depth`` guesses, its total), or
     None where none is found: the greedy entropy tree, or where it runs too deep, the best of the
-    ``width`` best guesses by entropy, each with such trees below it (half the width there)."""
+    ``width`` best guesses by entropy, each with such trees below it (``TREE_NARROWING`` times
+    fewer guesses tried there)."""
     from ..search.greedy import greedy_tree
     from ..search.metrics import partition_table, ranking
 
@@ -535,7 +538,7 @@ def fitted_tree(pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str = 
             if p == pm.game.solved:
                 node.branches[int(p)] = pm.guesses[g]
                 continue
-            sub = fitted_tree(pm, answers[replies == p], depth - 1, mode, max(2, width // 2))
+            sub = fitted_tree(pm, answers[replies == p], depth - 1, mode, max(2, width // TREE_NARROWING))
             if sub is None:
                 break
             node.branches[int(p)] = sub[0]
