@@ -1,8 +1,9 @@
 """CPU kernels (numba) that grow greedy guess trees: every node, the guess minimizing a metric.
 
-A metric is given to the kernels as integers only, so ties are exact and break by pool order:
+A metric is given to the kernels as a ``Metric`` of integers only, so ties are exact and break by
+pool order:
 
-* ``metric_kind`` ``SUM``: the key of a guess is ``sum(gain[n_b])`` over its non-empty
+* ``kind`` ``SUM``: the key of a guess is ``sum(gain[n_b])`` over its non-empty
   branches b (sizes n_b); ``delta[h] = gain[h + 1] - gain[h]`` lets the scan add one answer at
   a time. ``KMAX``: the key is ``sign * max(n_b)``.
 * ``exclude_solved``: the solved branch (the guess itself, when it may be the answer) is left
@@ -31,6 +32,7 @@ covered; 1 = a leaf word). Scores come back as a histogram: ``hist[k]`` answers 
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
@@ -46,28 +48,35 @@ BIG = np.int64(1) << 62
 above ``INF``, which is a count of guesses)."""
 NO_BOUNDS = np.zeros(0, np.int64)
 
+Metric = namedtuple("Metric", "kind sign gain delta prunable exclude_solved has_floor")
+"""A metric as the kernels take it: ``kind`` (SUM, KMAX or a seed float key), ``sign``, the gain
+table and its differences, and the flags described above."""
+
+Plan = namedtuple("Plan", "mat enc counts kind colours answer_rows mode free_max free_min n_patterns solved "
+                          "squares_min parts")
+"""What every tree of a run shares besides its ``Metric``: the answer-major matrix, the guesses'
+letters (``enc``, ``counts``) and the game (``kind``, ``colours``), answer rows, mode, the
+free-guess range, replies, and the squares bound's threshold and parts (``squares_min`` answers
+and more; callers set it only for the entropy key of Wordle games). (No tuple inside: numba's
+parallel loops do not take nested tuples.)"""
+
+Tasks = namedtuple("Tasks", "cols col_off path_guess path_reply path_off depth0 start thread_tasks "
+                            "thread_off")
+"""Trees to grow: task i's answer columns ``cols[col_off[i]:col_off[i + 1]]``, the moves before its
+root ``path_guess``/``path_reply[path_off[i]:path_off[i + 1]]``, its root's guess number
+``depth0[i]`` and fixed first guess (``start[i]``, -1: chosen); thread t takes the tasks
+``thread_tasks[thread_off[t]:thread_off[t + 1]]``."""
+
+Elements = namedtuple("Elements", "guess parent reply size")
+"""A tree's flat element arrays (see above)."""
+
 
 @njit(cache=True)
-def transpose(src, dst):
-    """Fill ``dst[a, g] = src[g, a]`` in cache-sized tiles (the answer-major copy of a matrix)."""
-    n_guesses, n_answers = src.shape
-    tile = 64
-    for g0 in range(0, n_guesses, tile):
-        g1 = min(n_guesses, g0 + tile)
-        for a0 in range(0, n_answers, tile):
-            a1 = min(n_answers, a0 + tile)
-            for a in range(a0, a1):
-                for g in range(g0, g1):
-                    dst[a, g] = src[g, a]
-
-
-@njit(cache=True)
-def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain, delta,
-               prunable, exclude_solved, has_floor, bar, bounds):
+def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric, bar, bounds):
     """Return (key, position in pool) of the best guess among ``pool[p0:p1]`` (first on ties)
-    with a key below ``bar`` (else (``bar``, -1)) over the ``m`` answers whose rows start at
-    ``off[:m]`` (uint64) in ``flat`` (the answer-major matrix, flattened): a guess's codes are
-    ``flat[off[k] + g]``.
+    with a key below ``bar`` (else (``bar``, -1)) by the ``Metric`` over the ``m`` answers whose
+    rows start at ``off[:m]`` (uint64) in ``flat`` (the answer-major matrix, flattened): a guess's
+    codes are ``flat[off[k] + g]``.
 
     ``bounds``, when not empty, holds a lower bound on the key of every pool position: a guess
     whose bound reaches the best key so far is not read at all (``prunable`` metrics).
@@ -82,6 +91,7 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
     past the last guess's entries empties it without a reset. The scan is written out here,
     not in a helper: the same loop in a function (even inlined) ran 4x slower on small nodes.
     """
+    metric_kind, sign, gain, delta, prunable, exclude_solved, has_floor = metric
     best = bar
     where = -1
     bounded = prunable and bounds.shape[0] > 0
@@ -181,8 +191,8 @@ def best_guess(flat, pool, p0, p1, off, m, hist, solved, metric_kind, sign, gain
 
 
 @njit(cache=True)
-def best_guess_squares(flat, pool, p_end, off, m, hist, solved, metric_kind, sign, gain, delta, prunable,
-                       exclude_solved, has_floor, letters, counts, parts, answer_rows, order, lo):
+def best_guess_squares(flat, pool, p_end, off, m, hist, solved, metric, letters, counts, parts, answer_rows,
+                       order, lo):
     """Return ``best_guess``'s (key, position) over ``pool[:p_end]`` for the entropy key of a Wordle
     game, reading only the guesses the squares bound (``kernels.squares_cpu``) does not rule out.
 
@@ -195,10 +205,8 @@ def best_guess_squares(flat, pool, p_end, off, m, hist, solved, metric_kind, sig
     table, whole = node_parts(letters, counts, answer_rows, order, lo, lo + m)
     bounds = np.empty(p_end, np.int64)
     seed = squares_bounds(parts, pool, p_end, table, whole, m, bounds)
-    key, _ = best_guess(flat, pool, seed, seed + 1, off, m, hist, solved, metric_kind, sign, gain, delta,
-                        prunable, exclude_solved, has_floor, BIG, NO_BOUNDS)
-    return best_guess(flat, pool, 0, p_end, off, m, hist, solved, metric_kind, sign, gain, delta, prunable,
-                      exclude_solved, has_floor, min(key + 1, BIG), bounds)
+    key, _ = best_guess(flat, pool, seed, seed + 1, off, m, hist, solved, metric, BIG, NO_BOUNDS)
+    return best_guess(flat, pool, 0, p_end, off, m, hist, solved, metric, min(key + 1, BIG), bounds)
 
 
 @njit(cache=True)
@@ -249,9 +257,9 @@ def row_offsets(cols, lo, hi, n_guesses, off):
 
 
 @njit(parallel=True, cache=True)
-def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind, sign, gain,
-                        delta, prunable, exclude_solved, has_floor, threads):
-    """Return the pool position of the best guess over ``cols[lo:hi]``, scanning in ``threads`` chunks."""
+def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric, threads):
+    """Return the pool position of the best guess by the ``Metric`` over ``cols[lo:hi]``, scanning in
+    ``threads`` chunks."""
     n = pool.shape[0]
     chunk = (n + threads - 1) // threads
     keys = np.full(threads, BIG, np.int64)
@@ -264,13 +272,12 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
     for t in prange(threads):
         hist = np.zeros(n_patterns, np.int64)
         lo_t, hi_t = t * chunk, min(n, (t + 1) * chunk)
-        if metric_kind >= SEED_EXPECTATION:
+        if metric.kind >= SEED_EXPECTATION:
             seen = np.empty(n_patterns, np.int64)
             seed_keys[t], where[t] = best_seed_guess(flat, pool, lo_t, hi_t, off, m, hist, seen,
-                                                     metric_kind)
+                                                     metric.kind)
         else:
-            keys[t], where[t] = best_guess(flat, pool, lo_t, hi_t, off, m, hist, solved, metric_kind,
-                                           sign, gain, delta, prunable, exclude_solved, has_floor, BIG,
+            keys[t], where[t] = best_guess(flat, pool, lo_t, hi_t, off, m, hist, solved, metric, BIG,
                                            NO_BOUNDS)
     best = 0
     for t in range(threads):  # one of the two key arrays was filled, the other is all at its top
@@ -279,96 +286,136 @@ def best_guess_parallel(mat, pool, cols, lo, hi, n_patterns, solved, metric_kind
     return where[best]
 
 
-@njit(cache=True)
-def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess, path_reply, depth0,
-              start, mode, free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-              exclude_solved, has_floor, squares_min, parts, out_guess, out_parent, out_reply, out_size,
-              scores, write):
-    """Grow the greedy tree over answer columns ``cols_in`` whose root is guess number ``depth0``
-    after the moves ``path_guess``/``path_reply``; return the number of elements written.
 
-    ``start`` (a guess row, or -1) fixes the root's guess. ``scores[k]`` is increased by the
-    answers that need k guesses. Elements are written only when ``write``. Nodes of at least
-    ``squares_min`` answers are scanned by ``best_guess_squares`` with the guesses' ``parts``
-    (callers set it only for the entropy key of Wordle games).
-    """
-    n = cols_in.shape[0]
-    n_guesses = mat.shape[1]
-    order = cols_in.astype(np.int64)
-    spare = np.empty(n, np.int64)
-    row_at = np.empty(n, np.uint64)
-    flat = mat.reshape(mat.size)
-    hist = np.zeros(n_patterns, np.int64)
-    seen = np.empty(n_patterns, np.int64)
-    bins = np.zeros(n_patterns + 1, np.int64)
-    answers_pool = np.empty(n, np.int64)
-    all_rows = np.arange(n_guesses)
-    # stack of pending subtrees
-    cap = 2 * n + 2
-    st_lo = np.empty(cap, np.int64)
-    st_hi = np.empty(cap, np.int64)
-    st_depth = np.empty(cap, np.int64)
-    st_parent = np.empty(cap, np.int64)
-    st_reply = np.empty(cap, np.int64)
-    st_pguess = np.empty(cap, np.int64)
-    # hard-mode pools, one level per depth, stored back to back
+# the stack of pending subtrees: one row each
+LO, HI, DEPTH, PARENT, REPLY, PGUESS = range(6)
+
+
+@njit(cache=True)
+def _root_pools(plan, n, path_guess, path_reply, depth0, scratch):
+    """Return the hard-mode pools, one level per guess number stored back to back (``pools``,
+    ``lvl_off``, ``lvl_len``), with the root's: every guess the moves before it allow (none
+    outside hard mode, or where no node has more than ``free_min`` answers)."""
+    n_guesses = plan.mat.shape[1]
     levels = n + depth0 + 2
     lvl_off = np.zeros(levels + 1, np.int64)
     lvl_len = np.zeros(levels + 1, np.int64)
     pools = np.empty(0, np.int64)
-    length = enc.shape[1]
-    scratch = np.zeros(SCRATCH, np.int64)
-    if mode == HARD and n > free_min:
+    if plan.mode == HARD and n > plan.free_min:
         pools = np.empty(4 * n_guesses, np.int64)
         m = n_guesses
-        pools[:m] = all_rows
+        pools[:m] = np.arange(n_guesses)
         for i in range(path_guess.shape[0]):
-            m = hard_filter(kind, length, colours, enc, counts, pools, m, path_guess[i], path_reply[i], pools,
-                            scratch)
+            m = hard_filter(plan.kind, plan.enc.shape[1], plan.colours, plan.enc, plan.counts, pools, m,
+                            path_guess[i], path_reply[i], pools, scratch)
         lvl_off[depth0] = 0
         lvl_len[depth0] = m
-    sp = 0
-    st_lo[0] = 0
-    st_hi[0] = n
-    st_depth[0] = depth0
-    st_parent[0] = -1
-    st_reply[0] = -1
-    st_pguess[0] = -1
+    return pools, lvl_off, lvl_len
+
+
+@njit(cache=True)
+def _child_pool(plan, pools, lvl_off, lvl_len, d, pguess, reply, scratch):
+    """Fill the hard-mode pool of a node at guess number ``d`` (its parent guessed ``pguess`` and got
+    ``reply``) after its parent's; return the pools (grown when full)."""
+    off = lvl_off[d - 1] + lvl_len[d - 1]
+    if off + lvl_len[d - 1] > pools.shape[0]:
+        bigger = np.empty(2 * pools.shape[0] + lvl_len[d - 1], np.int64)
+        bigger[:off] = pools[:off]
+        pools = bigger
+    lvl_off[d] = off
+    lvl_len[d] = hard_filter(plan.kind, plan.enc.shape[1], plan.colours, plan.enc, plan.counts,
+                             pools[lvl_off[d - 1]:], lvl_len[d - 1], pguess, reply, pools[off:], scratch)
+    return pools
+
+
+@njit(cache=True)
+def _split(mat, order, lo, hi, guess, bins, spare):
+    """Partition ``order[lo:hi]`` (answer columns) by their reply to ``guess``, stably; leave in
+    ``bins[c]`` the end of bucket c (relative to ``lo``)."""
+    bins[:] = 0
+    for k in range(lo, hi):
+        bins[mat[order[k], guess] + 1] += 1
+    for c in range(bins.shape[0] - 1):
+        bins[c + 1] += bins[c]
+    for k in range(lo, hi):
+        c = mat[order[k], guess]
+        spare[bins[c]] = order[k]
+        bins[c] += 1
+    order[lo:hi] = spare[:hi - lo]
+
+
+@njit(cache=True)
+def _write(out, e, guess, parent, reply, size):
+    """Write element ``e`` of a tree."""
+    out.guess[e] = guess
+    out.parent[e] = parent
+    out.reply[e] = reply
+    out.size[e] = size
+
+
+@njit(cache=True)
+def _push_buckets(stack, sp, lo, bins, d, parent, guess):
+    """Push the non-empty buckets of a node (``bins`` from ``_split``), highest reply first; return
+    the new stack size."""
+    for c in range(bins.shape[0] - 2, -1, -1):
+        begin = bins[c - 1] if c > 0 else 0
+        if bins[c] > begin:
+            stack[sp, LO] = lo + begin
+            stack[sp, HI] = lo + bins[c]
+            stack[sp, DEPTH] = d + 1
+            stack[sp, PARENT] = parent
+            stack[sp, REPLY] = c
+            stack[sp, PGUESS] = guess
+            sp += 1
+    return sp
+
+
+@njit(cache=True)
+def grow_tree(plan, metric, cols, path_guess, path_reply, depth0, start, out, scores, write):
+    """Grow the greedy tree over answer columns ``cols`` whose root is guess number ``depth0`` after
+    the moves ``path_guess``/``path_reply``; return the number of elements written.
+
+    ``start`` (a guess row, or -1) fixes the root's guess. ``scores[k]`` is increased by the
+    answers that need k guesses. Elements are written to ``out`` (``Elements``) only when
+    ``write``. Nodes of at least ``plan.squares_min`` answers are scanned by ``best_guess_squares``.
+    """
+    mat, answer_rows, solved = plan.mat, plan.answer_rows, plan.solved
+    n = cols.shape[0]
+    n_guesses = mat.shape[1]
+    order = cols.astype(np.int64)
+    spare = np.empty(n, np.int64)
+    row_at = np.empty(n, np.uint64)
+    flat = mat.reshape(mat.size)
+    hist = np.zeros(plan.n_patterns, np.int64)
+    seen = np.empty(plan.n_patterns, np.int64)
+    bins = np.zeros(plan.n_patterns + 1, np.int64)
+    answers_pool = np.empty(n, np.int64)
+    all_rows = np.arange(n_guesses)
+    scratch = np.zeros(SCRATCH, np.int64)
+    pools, lvl_off, lvl_len = _root_pools(plan, n, path_guess, path_reply, depth0, scratch)
+    stack = np.empty((2 * n + 2, 6), np.int64)
+    stack[0, LO], stack[0, HI], stack[0, DEPTH] = 0, n, depth0
+    stack[0, PARENT], stack[0, REPLY], stack[0, PGUESS] = -1, -1, -1
     sp = 1
     elems = 0
     while sp > 0:
         sp -= 1
-        lo = st_lo[sp]
-        hi = st_hi[sp]
-        d = st_depth[sp]
-        parent = st_parent[sp]
-        reply = st_reply[sp]
+        lo, hi, d = stack[sp, LO], stack[sp, HI], stack[sp, DEPTH]
+        parent, reply = stack[sp, PARENT], stack[sp, REPLY]
         m = hi - lo
         if m == 1:
-            row = answer_rows[order[lo]]
             scores[d - 1 if reply == solved else d] += 1
             if write:
-                out_guess[elems] = row
-                out_parent[elems] = parent
-                out_reply[elems] = reply
-                out_size[elems] = 1
+                _write(out, elems, answer_rows[order[lo]], parent, reply, 1)
             elems += 1
             continue
-        # this node's hard-mode pool (needed below it whenever it has more than free_min answers)
-        if mode == HARD and m > free_min and d > depth0:
-            off = lvl_off[d - 1] + lvl_len[d - 1]
-            if off + lvl_len[d - 1] > pools.shape[0]:
-                bigger = np.empty(2 * pools.shape[0] + lvl_len[d - 1], np.int64)
-                bigger[:off] = pools[:off]
-                pools = bigger
-            lvl_off[d] = off
-            lvl_len[d] = hard_filter(kind, length, colours, enc, counts, pools[lvl_off[d - 1]:],
-                                     lvl_len[d - 1], st_pguess[sp], reply, pools[off:], scratch)
+        if plan.mode == HARD and m > plan.free_min and d > depth0:  # needed below it then
+            pools = _child_pool(plan, pools, lvl_off, lvl_len, d, stack[sp, PGUESS], reply, scratch)
         if d == depth0 and start >= 0:
             guess = start
         else:
-            free = mode != CONSISTENT and m > free_min and m <= free_max
-            if free and mode == NORMAL:
+            free = plan.mode != CONSISTENT and plan.free_min < m <= plan.free_max
+            if free and plan.mode == NORMAL:
                 pool = all_rows
                 p_end = n_guesses
             elif free:
@@ -380,70 +427,36 @@ def grow_tree(mat, enc, counts, kind, colours, answer_rows, cols_in, path_guess,
                 pool = answers_pool
                 p_end = m
             row_offsets(order, lo, hi, n_guesses, row_at)
-            if metric_kind >= SEED_EXPECTATION:
-                _seed_key, where = best_seed_guess(flat, pool, 0, p_end, row_at, m, hist, seen,
-                                                   metric_kind)
-            elif m >= squares_min:
-                _key, where = best_guess_squares(flat, pool, p_end, row_at, m, hist, solved, metric_kind,
-                                                 sign, gain, delta, prunable, exclude_solved, has_floor,
-                                                 enc, counts, parts, answer_rows, order, lo)
+            if metric.kind >= SEED_EXPECTATION:
+                _seed_key, where = best_seed_guess(flat, pool, 0, p_end, row_at, m, hist, seen, metric.kind)
+            elif m >= plan.squares_min:
+                _key, where = best_guess_squares(flat, pool, p_end, row_at, m, hist, solved, metric, plan.enc,
+                                                 plan.counts, plan.parts, answer_rows, order, lo)
             else:
-                _key, where = best_guess(flat, pool, 0, p_end, row_at, m, hist, solved, metric_kind,
-                                         sign, gain, delta, prunable, exclude_solved, has_floor, BIG,
+                _key, where = best_guess(flat, pool, 0, p_end, row_at, m, hist, solved, metric, BIG,
                                          NO_BOUNDS)
             guess = pool[where]
-        # stable partition of order[lo:hi] by reply code
-        bins[:] = 0
-        for k in range(lo, hi):
-            bins[mat[order[k], guess] + 1] += 1
-        for c in range(n_patterns):
-            bins[c + 1] += bins[c]
-        for k in range(lo, hi):
-            c = mat[order[k], guess]
-            spare[bins[c]] = order[k]
-            bins[c] += 1
-        order[lo:hi] = spare[:m]
-        me = elems
+        _split(mat, order, lo, hi, guess, bins, spare)
         if write:
-            out_guess[me] = guess
-            out_parent[me] = parent
-            out_reply[me] = reply
-            out_size[me] = m
+            _write(out, elems, guess, parent, reply, m)
+        sp = _push_buckets(stack, sp, lo, bins, d, elems, guess)
         elems += 1
-        # after the pass bins[c] is the end of bucket c; push buckets highest code first
-        for c in range(n_patterns - 1, -1, -1):
-            begin = bins[c - 1] if c > 0 else 0
-            if bins[c] > begin:
-                st_lo[sp] = lo + begin
-                st_hi[sp] = lo + bins[c]
-                st_depth[sp] = d + 1
-                st_parent[sp] = me
-                st_reply[sp] = c
-                st_pguess[sp] = guess
-                sp += 1
     return elems
 
 
 @njit(parallel=True, cache=True)
-def grow_forest(mat, enc, counts, kind, colours, answer_rows, task_cols, col_off, task_path_guess,
-                task_path_reply, path_off, task_depth0, task_start, thread_tasks, thread_off, mode,
-                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, has_floor, squares_min, parts, out_guess, out_parent, out_reply, out_size,
-                out_off, out_count, scores, write, threads):
-    """Grow one greedy tree per task (answer columns ``task_cols[col_off[i]:col_off[i + 1]]``),
-    thread t taking the tasks ``thread_tasks[thread_off[t]:thread_off[t + 1]]``.
+def grow_forest(plan, metric, tasks, out, out_off, out_count, scores, write, threads):
+    """Grow one greedy tree per task (``Tasks``), ``threads`` threads each taking its tasks.
 
-    Task i writes its elements from ``out_off[i]`` (when ``write``), their number to
-    ``out_count[i]`` and its score histogram to ``scores[i]``.
+    Task i writes its elements to ``out`` (``Elements``) from ``out_off[i]`` (when ``write``), their
+    number to ``out_count[i]`` and its score histogram to ``scores[i]``.
     """
     for t in prange(threads):
-        for j in range(thread_off[t], thread_off[t + 1]):
-            i = thread_tasks[j]
+        for j in range(tasks.thread_off[t], tasks.thread_off[t + 1]):
+            i = tasks.thread_tasks[j]
             a = out_off[i]
-            out_count[i] = grow_tree(
-                mat, enc, counts, kind, colours, answer_rows, task_cols[col_off[i]:col_off[i + 1]],
-                task_path_guess[path_off[i]:path_off[i + 1]],
-                task_path_reply[path_off[i]:path_off[i + 1]], task_depth0[i], task_start[i], mode,
-                free_max, free_min, n_patterns, solved, metric_kind, sign, gain, delta, prunable,
-                exclude_solved, has_floor, squares_min, parts, out_guess[a:], out_parent[a:],
-                out_reply[a:], out_size[a:], scores[i], write)
+            p0, p1 = tasks.path_off[i], tasks.path_off[i + 1]
+            mine = Elements(out.guess[a:], out.parent[a:], out.reply[a:], out.size[a:])
+            out_count[i] = grow_tree(plan, metric, tasks.cols[tasks.col_off[i]:tasks.col_off[i + 1]],
+                                     tasks.path_guess[p0:p1], tasks.path_reply[p0:p1], tasks.depth0[i],
+                                     tasks.start[i], mine, scores[i], write)

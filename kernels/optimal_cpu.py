@@ -53,11 +53,14 @@ Modes: 0 normal (any guess of the input list), 1 hard (the list shrinks with eac
 NYT rule for Wordle, "would have given every reply so far" for the other games),
 2 consistent (guesses are the answers still possible).
 
-Arrays of a workspace (one per worker thread; the kernels release the GIL):
-``sets[level, :]`` answer columns (a node at ``level`` owns a range of row ``level`` and
-partitions it into the same range of row ``level + 1``), ``cand[level, :ncand[level]]`` the
-input guess rows of a node at ``level``, ``surv`` survivors of a node's scan, per-level bucket
-tables, and the memo arrays. ``params`` and ``stats`` layouts are the P_* / S_* constants.
+A node runs in phases, each a function named for what it does (``_node`` is the recursion
+that calls them): enter (count it, its memo keys), look up (the memo, and a code game's least
+image), the first bound (memo and level bound), the closed forms, the scan over the guesses
+(its contract above ``_scan``), their order, then for each guess by increasing bound its cost:
+partition, the buckets' bounds (tightened by the memo), the 2m rule, and the buckets searched
+below; last, settle (store and return). The phases take the small bundles of a workspace
+(``Scratch``) they use, never the whole of it: numba counts references to every array of a
+bundle a function receives, and these are called for every node and guess.
 """
 
 from collections import namedtuple
@@ -77,23 +80,54 @@ from .symmetry_cpu import mark_classes
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
 """The arrays every worker reads: the reply matrix, answer rows, Zobrist hashes, words' letters."""
 
-Scratch = namedtuple(
-    "Scratch",
-    "params cmat cmatT stride cols glob arow tarow rowg cand ncand lbs keys mark cnt inset inpos dd_stamp "
-    "dd_idx hv veq vpairs vfirst vhash tmpT ident bcode bstart bsize blb scratch stats stop sym path rule "
-    "rscratch canon",
-)
-"""One worker's arrays: parameters (with its memo's mask), per-level matrices, bucket tables,
-counters, the stop flag (see the module docstring), the symmetry state (``symmetry_cpu.Sym``:
-with it on, one guess per class under the symmetries fixing the history is tried) and the
-moves from the root set (``path[:params[P_PATH0] + level]``, each ``guess row * replies + reply``),
-with room for a set's combined hard-mode rule (``rule``, Wordle) and the scratch it is made in,
-and the state of the sets' least images (``canonical_cpu.Canon``)."""
+Levels = namedtuple("Levels", "cmat cmatT stride cols glob arow tarow rowg cand ncand")
+"""Per level (row ``level``), what a node there works on: the replies of its parent's kept
+guesses over the parent's answers (``cmat[level]``, guess-major, row stride ``stride[level]``;
+``cmatT[level]``, answer-major), its answers as columns of that matrix (``cols``), of the full
+matrix (``glob``) and as rows of it (``arow``; ``tarow``: their rows among the guesses it keeps),
+the guess row of each matrix row (``rowg``) and the rows it may guess (``cand[:ncand]``)."""
+
+Bounds = namedtuple("Bounds", "lbs keys bcode bstart bsize blb")
+"""Per level: the bound and sort key of each kept guess, and the buckets of the guess being
+costed (reply, first position, size, bound)."""
+
+Tally = namedtuple("Tally", "mark cnt inset inpos")
+"""Stamped scratch: per reply (``mark``, ``cnt``), per guess row (``inset``: the answers of a
+node, ``inpos``: their positions)."""
+
+Pairs = namedtuple("Pairs", "veq vpairs vfirst vhash tmpT ident")
+"""The pairwise scan's counts per guess (equal pairs, distinct replies, a reply-vector hash),
+its scratch, and the gathered answer-major matrix with its identity rows."""
+
+Seen = namedtuple("Seen", "stamp idx hash")
+"""The hash table of the reply rows a scan keeps (normal mode: one guess per reply vector)."""
+
+Moves = namedtuple("Moves", "path rule rscratch scratch")
+"""The moves from the root set (``path[:params[P_PATH0] + level]``, each ``guess row * replies +
+reply``), a set's combined hard-mode rule (``rule``, Wordle) with its scratch, and the compiled
+rule of one move (``scratch``, ``kernels.hardmode``)."""
+
+Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally pairs seen moves sym canon")
+"""One worker's arrays (``new_scratch``): parameters (with its memo's mask), counters (``stats``;
+``by_depth[d]``: nodes and reply cells scanned with ``d`` guesses left, a row for every depth
+allowed), the stop flag, the bundles above, the symmetry state (``symmetry_cpu.Sym``: with it
+on, one guess per class under the symmetries fixing the history is tried) and the state of the
+sets' least images (``canonical_cpu.Canon``)."""
 
 Memo = namedtuple("Memo", "mk1 mk2 mval mguess mflag msize mwork mdepth mlen mpath mrule")
 """One worker's memo table: keys, value, best guess, flag, set size and work per slot, and what
 proves a slot's set: its depth, its moves from the root set (``mpath[i, :mlen[i]]``, sorted) and
 in Wordle's hard mode their combined rule (``mrule[i]``; no columns otherwise)."""
+
+Node = namedtuple("Node", "level lo n d cg cp k1 k2 w0")
+"""A node as its phases see it: its set (positions ``lo:lo + n`` of row ``level``), the guesses
+left, the hard-mode rule its guesses must meet (``cg``, ``cp``; -1: none), its memo keys and the
+work counted before it (``_spent``)."""
+
+Kept = namedtuple("Kept", "rows outT rowg tarow lbs keys")
+"""What a node's scan keeps (the scan's contract, above ``_scan``): kept guess j's replies over S
+(``rows[j * n:(j + 1) * n]``, and ``outT[:n, j]``), its guess row, its bound and sort key, and the
+kept number of each answer of S as a guess (``tarow``)."""
 
 from .config import INF  # noqa: E402  (the value of an infeasible set)
 
@@ -103,11 +137,12 @@ NORMAL, HARD, CONSISTENT = 0, 1, 2
 (P_MODE, P_SOLVED, P_NPAT, P_KIND, P_LENGTH, P_COLOURS, P_MEMO_MASK, P_VECTOR_MAX, P_PATH0,
  P_COLLIDE, P_BRANCH) = range(11)
 N_PARAMS = 11
-# stats (int64)
-S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED = range(7)
-S_STORE_HITS = 24
-"""Memo hits on preloaded entries (8 + d and 16 + d count per depth, 14 and 15 are diagnostics)."""
-N_STATS = 32
+# stats (int64): nodes searched, the last stamp handed out, the root's best guess, memo hits,
+# memo stores, reply cells scanned, guesses evaluated (partitioned), memo hits on preloaded entries
+S_NODES, S_STAMP, S_BEST, S_MEMO_HITS, S_MEMO_STORES, S_SCANNED, S_EVALUATED, S_STORE_HITS = range(8)
+N_STATS = 8
+D_NODES, D_CELLS = 0, 1
+"""The columns of ``by_depth``: nodes, reply cells scanned."""
 
 KEY_MAX = (1 << 31) - 1
 """The largest bound a guess's sort key holds (above it, INF included, keys tie)."""
@@ -289,42 +324,50 @@ def _memo_write(memo, mask, same, k1, k2, flag, value, guess, size, work, d, pat
 
 
 @njit(cache=True, nogil=True)
-def _save(level, lo, n, d, k1, k2, flag, value, guess, w0, shared, work, memo):
-    """Store the node's value (exact) or lower bound, with the work spent since ``w0``."""
-    params = work.params
+def _settle(at, flag, value, guess, shared, work, memo):
+    """Return ``value``, the node's exact value (``flag`` EXACT, with its best guess or -1) or a lower
+    bound (LOWER), once stored in the memo with the work spent on it (under its least image too
+    where it has one; not while the search is stopping, nor at a node checking its hard-mode rule
+    lazily), and at the root with its best guess left in ``stats[S_BEST]``."""
+    stats = work.stats
+    if guess >= 0 and at.level == 0:
+        stats[S_BEST] = guess
+    if work.stop[0] != 0 or at.cg >= 0:
+        return value
+    params, moves, canon = work.params, work.moves, work.canon
+    level, n, d = at.level, at.n, at.d
     plen = params[P_PATH0] + level
-    if params[P_MODE] == HARD and work.rule.shape[0] > 0:
-        _combined_rule(params, shared.glet, work.path, plen, work.rule, work.rscratch)
-    same = _memo_find(memo, params, shared.codes, k1, k2, work.glob[level], lo, n, d, work.path, plen,
-                      work.rule)
-    spent = _spent(work.stats, w0)
-    _memo_write(memo, params[P_MEMO_MASK], same, k1, k2, flag, value, guess, n, spent, d, work.path, plen,
-                work.rule, work.stats)
-    canon = work.canon
+    if params[P_MODE] == HARD and moves.rule.shape[0] > 0:
+        _combined_rule(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch)
+    same = _memo_find(memo, params, shared.codes, at.k1, at.k2, work.levels.glob[level], at.lo, n, d,
+                      moves.path, plen, moves.rule)
+    spent = _spent(stats, at.w0)
+    _memo_write(memo, params[P_MEMO_MASK], same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path,
+                plen, moves.rule, stats)
     if canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
         same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], 0, n, d,
-                          canon.path[level], plen, work.rule)
+                          canon.path[level], plen, moves.rule)
         if guess >= 0:
             guess = image_row(shared.glet, canon, canon.sig[level], guess, params[P_COLOURS])
         _memo_write(memo, params[P_MEMO_MASK], same, c1, c2, flag, value, guess, n, spent, d,
-                    canon.path[level], plen, work.rule, work.stats)
+                    canon.path[level], plen, moves.rule, stats)
+    return value
 
 
 @njit(cache=True, nogil=True)
-def _least_image(level, lo, n, d, plen, shared, work):
+def _least_image(at, plen, params, glob, path, shared, canon):
     """Map the node's set to the least image of its moves (``kernels.canonical_cpu``): its
-    members, sorted moves and memo keys in ``work.canon``'s row ``level``; return False where
-    it has none."""
-    params = work.params
-    canon = work.canon
+    members, sorted moves and memo keys in ``canon``'s row ``level``; return False where it has
+    none."""
+    level, n = at.level, at.n
     sig = canon.sig[level]
-    if not least_moves(shared.glet, canon, work.path, plen, params[P_NPAT], params[P_COLOURS], sig,
+    if not least_moves(shared.glet, canon, path, plen, params[P_NPAT], params[P_COLOURS], sig,
                        canon.path[level]):
         return False
     members = canon.members[level]
-    if not image_members(shared.glet, canon, sig, shared.answer_rows, work.glob[level], lo, n,
+    if not image_members(shared.glet, canon, sig, shared.answer_rows, glob[level], at.lo, n,
                          params[P_COLOURS], members):
         return False
     h1 = np.uint64(0)
@@ -332,7 +375,7 @@ def _least_image(level, lo, n, d, plen, shared, work):
     for i in range(n):
         h1 += shared.zob1[members[i]]
         h2 += shared.zob2[members[i]]
-    canon.keys[level, 0], canon.keys[level, 1] = _memo_key(h1, h2, d, params)
+    canon.keys[level, 0], canon.keys[level, 1] = _memo_key(h1, h2, at.d, params)
     return True
 
 
@@ -420,14 +463,14 @@ def hard_filter(params, glet, gcnt, genc, rows, m, g, p, out, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _repeats(mat, base, cols, lo, n, mark, stats, most):
-    """Return how many of the replies ``mat[base + cols[lo + i]]`` repeat an earlier one
-    (counting stops at ``most``)."""
+def _repeats(mat, base, answers, mark, stats, most):
+    """Return how many of the replies ``mat[base + answers[i]]`` repeat an earlier one (counting
+    stops at ``most``)."""
     stats[S_STAMP] += 1
     st = stats[S_STAMP]
     k = 0
-    for i in range(n):
-        c = mat[base + cols[lo + i]]
+    for i in range(answers.shape[0]):
+        c = mat[base + answers[i]]
         if mark[c] == st:
             k += 1
             if k >= most:
@@ -436,20 +479,297 @@ def _repeats(mat, base, cols, lo, n, mark, stats, most):
     return k
 
 
+# ---- the phases of a node, in the order ``_node`` runs them ---------------------------------------
+
+
 @njit(cache=True, nogil=True)
-def _pair_scan(T, cols, lo, n, m, veq, vpairs, vfirst, vhash, zob32):
-    """Fill per guess j < m: equal reply pairs, distinct replies and a reply-vector hash over
-    the answers ``cols[lo:lo + n]`` (rows of the answer-major ``T``), vectorized over guesses."""
+def _few(level, lo, n, d, answer_rows, glob, stats):
+    """Return V of a set of one or two answers, or with one guess left (closed forms: 1, 3, ``INF``)."""
+    if n == 1:
+        if level == 0:
+            stats[S_BEST] = answer_rows[glob[level, lo]]
+        return 1
+    if d <= 1:
+        return INF
+    if level == 0:
+        stats[S_BEST] = answer_rows[glob[level, lo]]
+    return 3
+
+
+@njit(cache=True, nogil=True)
+def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, shared):
+    """Return the ``Node`` of a set of ``n`` answers at ``level`` with ``d`` guesses left: counted,
+    its memo keys made (in hard mode with its moves' rule, left in ``moves.rule``), and its own
+    hard-mode rule (``cg``, ``cp``) compiled into ``moves.scratch``."""
+    w0 = _spent(stats, 0)
+    stats[S_NODES] += 1
+    by_depth[d, D_NODES] += 1
+    if cg >= 0:
+        hard_rule(params, shared.glet, cg, cp, moves.scratch)  # checked lazily, where a guess splits S
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(lo, lo + n):
+        h1 += shared.zob1[glob[level, i]]
+        h2 += shared.zob2[glob[level, i]]
+    if params[P_MODE] == HARD:
+        plen = params[P_PATH0] + level
+        h1 += _hard_key(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch) * _MIX
+    k1, k2 = _memo_key(h1, h2, d, params)
+    return Node(level, lo, n, d, cg, cp, k1, k2, w0)
+
+
+@njit(cache=True, nogil=True)
+def _look_up(at, beta, params, glob, moves, shared, memo, canon):
+    """Return the memo slot holding the node's set, or -1. Where the slot does not decide the node,
+    a set large enough in a code game is mapped to its least image (``canon.on[level]``), which
+    is looked up when the set itself is not found."""
+    level, n = at.level, at.n
+    plen = params[P_PATH0] + level
+    slot = -1
+    if at.cg < 0:
+        slot = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, at.d, moves.path,
+                          plen, moves.rule)
+    canon.on[level] = 0
+    decided = slot >= 0 and (memo.mflag[slot] == EXACT or memo.mval[slot] >= beta)
+    if not decided and level > 0 and at.cg < 0 and 0 < canon.min_size[0] <= n and _least_image(
+            at, plen, params, glob, moves.path, shared, canon):
+        canon.on[level] = 1
+        if slot < 0:
+            slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],
+                              canon.members[level], 0, n, at.d, canon.path[level], plen, moves.rule)
+    return slot
+
+
+@njit(cache=True, nogil=True)
+def _first_bound(at, slot, beta, params, stats, memo):
+    """Return (the node's value or a lower bound on it, whether that decides the node) from the memo
+    slot (-1: none) and the level bound."""
+    known = 2 * at.n - 1
+    if slot >= 0:
+        stats[S_MEMO_HITS] += 1
+        if memo.mwork[slot] < 0:
+            stats[S_STORE_HITS] += 1
+        if memo.mflag[slot] == EXACT:
+            if at.level == 0:
+                stats[S_BEST] = memo.mguess[slot]
+            return memo.mval[slot], True
+        if memo.mval[slot] >= beta:
+            return memo.mval[slot], True
+        known = max(known, memo.mval[slot])
+    known = max(known, level_bound(at.n, at.d, params[P_BRANCH], 1))
+    return known, known >= beta or known >= INF
+
+
+@njit(cache=True, nogil=True)
+def _guesses(at, params, lv):
+    """Return (the rows of ``cmat[level]`` the node may guess, how many): its parent's choice, or in
+    consistent mode its own answers' rows."""
+    level = at.level
+    if params[P_MODE] == CONSISTENT:
+        for i in range(at.n):
+            lv.cand[level, i] = lv.arow[level, at.lo + i]
+        lv.ncand[level] = at.n
+    return lv.cand[level], lv.ncand[level]
+
+
+@njit(cache=True, nogil=True)
+def _mark_members(at, lv, tally, stats):
+    """Return a fresh stamp, set in ``inset`` at the guess rows of the node's answers (their
+    positions in ``inpos``)."""
+    stats[S_STAMP] += 1
+    stamp = stats[S_STAMP]
+    for i in range(at.n):
+        g = lv.rowg[at.level, lv.arow[at.level, at.lo + i]]
+        tally.inset[g] = stamp
+        tally.inpos[g] = i
+    return stamp
+
+
+@njit(cache=True, nogil=True)
+def _split_by_member(at, lv, tally, stats):
+    """Return (2n - 1, an answer of S splitting S into singletons), else (2n, one leaving a single
+    pair) when ``d >= 3``, else (0, -1). Each check stops at the first repeated reply."""
+    level, lo, n = at.level, at.lo, at.n
+    mat = lv.cmat[level]
+    width = lv.stride[level]
+    answers = lv.cols[level, lo:lo + n]
+    pair = -1
+    for i in range(n):
+        r = lv.arow[level, lo + i]
+        k = _repeats(mat, r * width, answers, tally.mark, stats, 2)
+        if k == 0:
+            return 2 * n - 1, lv.rowg[level, r]
+        if k == 1 and pair < 0:
+            pair = lv.rowg[level, r]
+    if pair >= 0 and at.d >= 3:
+        return 2 * n, pair  # nothing does better (a guess not in S: 2n at best)
+    return 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared):
+    """Return a guess of ``rows[:m]`` not in S that splits S into singletons (and meets the node's
+    hard-mode rule), or -1."""
+    level, lo, n = at.level, at.lo, at.n
+    mat = lv.cmat[level]
+    width = lv.stride[level]
+    answers = lv.cols[level, lo:lo + n]
+    for j in range(m):
+        r = rows[j]
+        g = lv.rowg[level, r]
+        if tally.inset[g] != stamp and _repeats(mat, r * width, answers, tally.mark, stats, 1) == 0 and (
+                at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc, at.cg, at.cp, g,
+                                         moves.scratch)):
+            return g
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, moves, shared):
+    """Return (value, flag, best guess) where a closed form decides the node: a guess splitting S
+    into singletons (2n - 1 in S, 2n outside), one in S leaving a pair (2n), none with two guesses
+    left (``INF``), or a bound reaching ``beta`` (LOWER); else (the bound known, EMPTY, -1).
+    Sets small enough for the pairwise scan ("fast") find the splitting guesses outside S there."""
+    n = at.n
+    fast = n <= params[P_VECTOR_MAX]
+    if n <= params[P_NPAT] + 1:  # (answers of S are allowed in every mode)
+        value, guess = _split_by_member(at, lv, tally, stats)
+        if guess >= 0:
+            return value, EXACT, guess
+        if not fast:
+            guess = _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared)
+            if guess >= 0:
+                return 2 * n, EXACT, guess
+    if fast:
+        return known, EMPTY, -1
+    if at.d == 2:
+        return INF, EXACT, -1
+    known = max(known, 2 * n)  # no guess splits S into singletons
+    return known, LOWER if known >= beta else EMPTY, -1
+
+
+# ---- the scan over guesses --------------------------------------------------------------------------
+#
+# The scan's contract (the CPU scans below; a GPU twin shares it):
+#
+# * in: the node's answers (columns of the parent's reply matrix: guess-major ``mat`` with row
+#   width ``width``, or answer-major ``T``), the guess rows to scan (rows of that matrix), which
+#   guesses are answers of S (``inset[rowg[r]] == stamp``, position ``inpos``), the mode;
+# * out: the kept guesses (``Kept``, in scan order): every guess that splits S or is in it, one
+#   per distinct reply vector over S in normal mode, with its reply row for the children, its
+#   guess row, its bound ``3n - s - B`` (B distinct replies, s = 1 in S) and sort key (the bound,
+#   then the sum of squared bucket sizes), and the row each answer of S has among them; and
+#   ``most``, the most distinct replies any scanned guess gave.
+
+
+@njit(cache=True, nogil=True)
+def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
+    """Return whether the reply row ``out[dst:dst + n]`` (hash ``hh``) differs from every row kept
+    so far (the table ``stamp``, ``idx``, ``hashes`` of generation ``gen``), recording it as kept
+    number ``j`` if so."""
+    tmask = stamp.shape[0] - 1
+    t = np.int64(hh & np.uint64(tmask))
+    while stamp[t] == gen:
+        other = idx[t]
+        if hashes[other] == hh:
+            ob = other * n
+            same = True
+            for i in range(n):
+                if out[ob + i] != out[dst + i]:
+                    same = False
+                    break
+            if same:
+                return False
+        t = (t + 1) & tmask
+    stamp[t] = gen
+    idx[t] = j
+    hashes[j] = hh
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
+    """Record guess row ``g`` as kept number ``j`` (its replies already at ``out[j * n:]``, copied to
+    column j of ``outT``) with its bound ``lb`` and ``squares`` the sum of its squared bucket sizes."""
+    dst = j * n
+    for i in range(n):
+        outT[i, j] = out[dst + i]
+    rowg[j] = g
+    lbs[j] = lb
+    keys[j] = lb * (1 << 32) + squares
+
+
+@njit(cache=True, nogil=True)
+def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, seen, stats, zob):
+    """Scan the guess rows ``rows`` of the guess-major ``mat`` over ``answers`` guess by guess, into
+    ``kept`` (the scan's contract above); return (how many kept, the most distinct replies)."""
+    n = answers.shape[0]
+    mark, cnt, inset, inpos = tally
+    out, outT, krowg, tarow, lbs, keys = kept
+    nsurv = 0
+    most = 0
+    for j in range(rows.shape[0]):
+        r = rows[j]
+        g = rowg[r]
+        in_s = inset[g] == stamp
+        base = r * width
+        dst = nsurv * n
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        nb = 0
+        sq = 0
+        hh = np.uint64(0)
+        for i in range(n):
+            c = mat[base + answers[i]]
+            out[dst + i] = c
+            count = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
+            mark[c] = st
+            cnt[c] = count + 1
+            nb += count == 0
+            sq += 2 * count + 1
+            hh += np.uint64(c + 1) * zob[i]
+        most = max(most, nb)
+        if nb == 1 and not in_s:
+            continue  # splits nothing: only wastes a guess, here and below
+        if mode == NORMAL and not _new_replies(out, dst, n, hh, nsurv, gen, seen.stamp, seen.idx, seen.hash):
+            continue
+        if in_s:
+            tarow[inpos[g]] = nsurv
+        _keep(nsurv, n, g, 3 * n - in_s - nb, sq, out, outT, krowg, lbs, keys)
+        nsurv += 1
+    return nsurv, most
+
+
+@njit(cache=True, nogil=True)
+def _answer_major(at, rows, m, mode, lv, pairs):
+    """Return (an answer-major reply matrix, the node's answers as its rows) whose columns are the
+    guess rows ``rows[:m]``: the parent's own in normal mode (every row scanned), else gathered."""
+    level, lo, n = at.level, at.lo, at.n
+    if mode == NORMAL:
+        return lv.cmatT[level], lv.cols[level, lo:lo + n]
+    src = lv.cmatT[level]
+    for i in range(n):
+        srow = src[lv.cols[level, lo + i]]
+        drow = pairs.tmpT[i]
+        for j in range(m):
+            drow[j] = srow[rows[j]]
+    return pairs.tmpT, pairs.ident[:n]
+
+
+@njit(cache=True, nogil=True)
+def _pair_scan(T, answers, m, veq, vpairs, vfirst, vhash, zob32):
+    """Fill per guess j < m: equal reply pairs, distinct replies and a reply-vector hash over the
+    answers (rows of the answer-major ``T``), vectorized over guesses."""
     for j in range(m):
         vpairs[j] = 0
         vfirst[j] = 0
         vhash[j] = 0
-    for i in range(n):
-        ci = T[cols[lo + i]]
+    for i in range(answers.shape[0]):
+        ci = T[answers[i]]
         for j in range(m):
             veq[j] = 0
         for i2 in range(i):
-            cj = T[cols[lo + i2]]
+            cj = T[answers[i2]]
             for j in range(m):
                 e = ci[j] == cj[j]
                 veq[j] |= e
@@ -461,83 +781,268 @@ def _pair_scan(T, cols, lo, n, m, veq, vpairs, vfirst, vhash, zob32):
 
 
 @njit(cache=True, nogil=True)
-def _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode, node_stamp,
-               dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark, cnt, dd_stamp, dd_idx,
-               hv, zob1, stats):
-    """Scan the guess rows ``rows[:m_in]`` of a guess-major matrix over a node's answers;
-    keep the useful ones (one per reply vector in normal mode); return how many, and the most
-    distinct replies a guess gave."""
-    nsurv = 0
+def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, moves, shared):
+    """Return (value, flag, best guess, most) from the pairwise scan's counts alone: a guess outside
+    S splitting it into singletons (2n), no useful guess or two guesses left (``INF``), or the
+    bounds reaching ``beta`` (LOWER); else (the bound known, EMPTY, -1, most)."""
+    n, d = at.n, at.d
+    scan_lb = INF
     most = 0
-    for j in range(m_in):
-        r = rows[j]
-        g = rowg[level, r]
-        in_s = inset[g] == node_stamp
-        base = r * width
-        dst = nsurv * n
-        stats[S_STAMP] += 1
-        st = stats[S_STAMP]
-        nb = 0
-        sq = 0
-        hh = np.uint64(0)
-        for i in range(n):
-            c = mat[base + colsl[lo + i]]
-            out[dst + i] = c
-            seen = cnt[c] * (mark[c] == st)  # branch-free: earlier answers with reply c
-            mark[c] = st
-            cnt[c] = seen + 1
-            nb += seen == 0
-            sq += 2 * seen + 1
-            hh += np.uint64(c + 1) * zob1[i]
+    for j in range(m):
+        nb = np.int64(vfirst[j])
         most = max(most, nb)
-        if nb == 1 and not in_s:
-            continue  # splits nothing: only wastes a guess, here and below
-        if mode == NORMAL:
-            # keep one guess per distinct reply vector over S
-            t = np.int64(hh & np.uint64(tmask))
-            dup = False
-            while dd_stamp[t] == dd_gen:
-                other = dd_idx[t]
-                if hv[other] == hh:
-                    same = True
-                    ob = other * n
-                    for i in range(n):
-                        if out[ob + i] != out[dst + i]:
-                            same = False
-                            break
-                    if same:
-                        dup = True
-                        break
-                t = (t + 1) & tmask
-            if dup:
-                continue
-            dd_stamp[t] = dd_gen
-            dd_idx[t] = nsurv
-            hv[nsurv] = hh
-        if in_s:
-            tarow[level, inpos[g]] = nsurv
+        g = rowg[rows[j]]
+        in_s = inset[g] == stamp
+        if nb == n and not in_s and (at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc,
+                                                               at.cg, at.cp, g, moves.scratch)):
+            return 2 * n, EXACT, g, most
         lb = 3 * n - (1 if in_s else 0) - nb
-        rowg[level + 1, nsurv] = g
-        for i in range(n):
-            outT[i, nsurv] = out[dst + i]
-        lbs[level, nsurv] = lb
-        keys[level, nsurv] = lb * (1 << 32) + sq
-        nsurv += 1
-
-    return nsurv, most
+        if lb < scan_lb and (nb > 1 or in_s):
+            scan_lb = lb
+    if d == 2 or scan_lb >= INF:
+        return INF, EXACT, -1, most
+    most = min(most, params[P_BRANCH])
+    known = max(known, 2 * n, scan_lb, level_bound(n, d, most, 1))
+    return known, LOWER if known >= beta else EMPTY, -1, most
 
 
 @njit(cache=True, nogil=True)
-def _guess_bounds(level, n, d, most, nsurv, rowg, inset, node_stamp, lbs, keys):
+def _keep_pairs(T, answers, rows, rowg, stamp, mode, gen, kept, tally, pairs, seen):
+    """Keep the guesses of the pairwise scan (the scan's contract above); return how many."""
+    n = answers.shape[0]
+    inset, inpos = tally.inset, tally.inpos
+    vfirst, vpairs, vhash = pairs.vfirst, pairs.vpairs, pairs.vhash
+    out, outT, krowg, tarow, lbs, keys = kept
+    nsurv = 0
+    for j in range(rows.shape[0]):
+        g = rowg[rows[j]]
+        in_s = inset[g] == stamp
+        nb = np.int64(vfirst[j])
+        if nb == 1 and not in_s:
+            continue  # splits nothing: only wastes a guess, here and below
+        dst = nsurv * n
+        for i in range(n):
+            out[dst + i] = T[answers[i], j]
+        if mode == NORMAL and not _new_replies(out, dst, n, np.uint64(vhash[j]), nsurv, gen, seen.stamp,
+                                               seen.idx, seen.hash):
+            continue
+        if in_s:
+            tarow[inpos[g]] = nsurv
+        _keep(nsurv, n, g, 3 * n - in_s - nb, n + 2 * np.int64(vpairs[j]), out, outT, krowg, lbs, keys)
+        nsurv += 1
+    return nsurv
+
+
+@njit(cache=True, nogil=True)
+def _scan(at, beta, known, rows, m, stamp, params, stats, by_depth, lv, bounds, tally, pairs, seen, moves,
+          shared):
+    """Return (value, flag, best guess, guesses kept, most): the scan over the guesses ``rows[:m]``
+    (pairwise for small sets, else guess by guess), deciding the node where its counts do (flag
+    EXACT or LOWER, as ``_pair_verdict``; or ``INF`` when no guess is kept), else the bound known."""
+    level, lo, n, d = at.level, at.lo, at.n, at.d
+    mode = params[P_MODE]
+    stats[S_SCANNED] += m * n
+    by_depth[d, D_CELLS] += m * n
+    lv.stride[level + 1] = n
+    stats[S_STAMP] += 1
+    gen = stats[S_STAMP]  # a fresh table of reply rows kept
+    kept = Kept(lv.cmat[level + 1], lv.cmatT[level + 1], lv.rowg[level + 1], lv.tarow[level],
+                bounds.lbs[level], bounds.keys[level])
+    if n <= params[P_VECTOR_MAX]:
+        T, answers = _answer_major(at, rows, m, mode, lv, pairs)
+        _pair_scan(T, answers, m, pairs.veq, pairs.vpairs, pairs.vfirst, pairs.vhash, shared.zob32)
+        known, flag, guess, most = _pair_verdict(at, beta, known, rows, m, stamp, params, lv.rowg[level],
+                                                 tally.inset, pairs.vfirst, moves, shared)
+        if flag != EMPTY:
+            return known, flag, guess, 0, most
+        nsurv = _keep_pairs(T, answers, rows[:m], lv.rowg[level], stamp, mode, gen, kept, tally, pairs, seen)
+    else:
+        nsurv, most = _scan_rows(lv.cmat[level], lv.stride[level], lv.cols[level, lo:lo + n], rows[:m],
+                                 lv.rowg[level], stamp, mode, gen, kept, tally, seen, stats, shared.zob1)
+        most = min(most, params[P_BRANCH])
+        known = max(known, level_bound(n, d, most, 1))
+    if nsurv == 0:
+        return INF, EXACT, -1, 0, most  # no guess splits S and none is in it
+    return known, EMPTY, -1, nsurv, most
+
+
+# ---- the order of the guesses, and the cost of one --------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
     """Raise the bound of each guess kept at a node of ``n`` answers to ``n`` plus its buckets'
     level bound (at most ``most`` unsolved replies a guess below it), and its sort key with it."""
     for j in range(nsurv):
-        s = 1 if inset[rowg[level + 1, j]] == node_stamp else 0
+        s = 1 if inset[rowg[level + 1, j]] == stamp else 0
         nb = 3 * n - s - lbs[level, j]  # its distinct replies (lbs holds 3n - s - nb)
         lb = n + level_bound(n - s, d - 1, most, nb - s)
         if lb > lbs[level, j]:
             lbs[level, j] = lb
             keys[level, j] = min(lb, KEY_MAX) * (1 << 32) + (keys[level, j] & 0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def _order(at, most, nsurv, stamp, rowg, inset, lbs, keys):
+    """Return the kept guesses by increasing sort key, their bounds raised to the level bound."""
+    _guess_bounds(at.level, at.n, at.d, most, nsurv, rowg, inset, stamp, lbs, keys)
+    return np.argsort(keys[at.level, :nsurv])
+
+
+@njit(cache=True, nogil=True)
+def _prepare_children(at, nsurv, order, params, lv, sym, glet):
+    """Set the children's guesses (normal mode: every kept one) and, with the symmetries on, mark
+    the first guess of each class to try; return where the history records this node's guess."""
+    level = at.level
+    if params[P_MODE] == NORMAL:
+        for j in range(nsurv):
+            lv.cand[level + 1, j] = j
+        lv.ncand[level + 1] = nsurv
+    nhist = sym.nbase[0] + level
+    if sym.on[0]:
+        mark_classes(glet, sym, nhist, params[P_COLOURS], lv.rowg[level + 1], order, nsurv, sym.keep[level])
+    return nhist
+
+
+@njit(cache=True, nogil=True)
+def _partition(at, k, lv, bounds, tally, stats):
+    """Partition S by the replies of kept guess ``k`` (a stable counting sort into row ``level + 1``);
+    return how many buckets, their replies, starts and sizes in ``bcode``, ``bstart``, ``bsize``."""
+    level, lo, n = at.level, at.lo, at.n
+    out = lv.cmat[level + 1]
+    mark, cnt = tally.mark, tally.cnt
+    bcode, bstart, bsize = bounds.bcode[level], bounds.bstart[level], bounds.bsize[level]
+    src = k * n
+    stats[S_STAMP] += 1
+    st = stats[S_STAMP]
+    nbk = 0
+    for i in range(n):  # buckets in first-seen order
+        c = out[src + i]
+        if mark[c] != st:
+            mark[c] = st
+            cnt[c] = 0
+            bcode[nbk] = c
+            nbk += 1
+        cnt[c] += 1
+    pos = lo
+    for b in range(nbk):
+        c = bcode[b]
+        bstart[b] = pos
+        bsize[b] = cnt[c]
+        pos += cnt[c]
+        cnt[c] = bstart[b]  # next write position
+    ccols, cglob, carow = lv.cols[level + 1], lv.glob[level + 1], lv.arow[level + 1]
+    for i in range(n):
+        c = out[src + i]
+        w = cnt[c]
+        ccols[w] = i
+        cglob[w] = lv.glob[level, lo + i]
+        carow[w] = lv.tarow[level, i]
+        cnt[c] = w + 1
+    return nbk
+
+
+@njit(cache=True, nogil=True)
+def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
+    """Return n plus the bounds of guess ``g``'s buckets (left in ``blb``): 0 for the solved one,
+    else the level bound, raised to what the memo knows of buckets of three or more."""
+    level, d = at.level, at.d
+    npat = params[P_NPAT]
+    plen = params[P_PATH0] + level
+    cglob = glob[level + 1]
+    path = moves.path
+    total = at.n
+    for b in range(nbk):
+        m = bounds.bsize[level, b]
+        if bounds.bcode[level, b] == params[P_SOLVED]:
+            bounds.blb[level, b] = 0
+            continue
+        lbv = level_bound(m, d - 1, most, 1)
+        if m >= 3:
+            start = bounds.bstart[level, b]
+            x1 = np.uint64(0)
+            x2 = np.uint64(0)
+            for i in range(start, start + m):
+                x1 += shared.zob1[cglob[i]]
+                x2 += shared.zob2[cglob[i]]
+            path[plen] = g * npat + bounds.bcode[level, b]
+            if params[P_MODE] == HARD:
+                x1 += _hard_key(params, shared.glet, path, plen + 1, moves.rule, moves.rscratch) * _MIX
+            q1, q2 = _memo_key(x1, x2, d - 1, params)
+            sl = _memo_find(memo, params, shared.codes, q1, q2, cglob, start, m, d - 1, path, plen + 1,
+                            moves.rule)
+            if sl >= 0 and memo.mval[sl] > lbv:
+                lbv = memo.mval[sl]
+        bounds.blb[level, b] = lbv
+        total += lbv
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _needs_2m(at, nbk, total, limit, solved, lv, bounds, mark, stats):
+    """Return ``total`` plus one for each bucket of m >= 3 answers at its bound 2m - 1 that none of
+    its own answers splits into singletons (it needs at least 2m; its bound raised), stopping once
+    ``limit`` is reached."""
+    level, n = at.level, at.n
+    out = lv.cmat[level + 1]
+    ccols, carow = lv.cols[level + 1], lv.arow[level + 1]
+    for b in range(nbk):
+        m = bounds.bsize[level, b]
+        if m < 3 or bounds.bcode[level, b] == solved or bounds.blb[level, b] != 2 * m - 1:
+            continue
+        start = bounds.bstart[level, b]
+        split = False
+        for t in range(start, start + m):
+            base = carow[t] * n
+            stats[S_STAMP] += 1
+            st = stats[S_STAMP]
+            split = True
+            for t2 in range(start, start + m):
+                c = out[base + ccols[t2]]
+                if mark[c] == st:
+                    split = False
+                    break
+                mark[c] = st
+            if split:
+                break
+        if not split:
+            bounds.blb[level, b] = 2 * m
+            total += 1
+            if total >= limit:
+                break
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
+    """Set the move to bucket ``b`` of guess row ``g`` and its guesses; return (the hard-mode rule its
+    node checks lazily, or -1, -1; the rows of ``cand[level + 1]`` known to hold 0, 1, ... (-1:
+    none), ``ident`` before). In hard mode a node with two guesses left only needs a guess
+    splitting it into singletons: it checks the rule on those alone (and is not memoized)."""
+    level = at.level
+    code = bounds.bcode[level, b]
+    moves.path[params[P_PATH0] + level] = g * params[P_NPAT] + code
+    lg = -1
+    lp = -1
+    if params[P_MODE] == HARD and at.d - 1 == 2:
+        lg = g
+        lp = code
+        if ident != nsurv:
+            for j in range(nsurv):
+                lv.cand[level + 1, j] = j
+            ident = nsurv
+        lv.ncand[level + 1] = nsurv
+    elif params[P_MODE] == HARD:
+        ident = -1
+        kk = 0
+        hard_rule(params, shared.glet, g, code, moves.scratch)
+        for j in range(nsurv):
+            if rule_allows(params, shared.glet, shared.gcnt, shared.genc, g, code, lv.rowg[level + 1, j],
+                           moves.scratch):
+                lv.cand[level + 1, kk] = j
+                kk += 1
+        lv.ncand[level + 1] = kk
+    return lg, lp, ident
 
 
 @njit(cache=True, nogil=True)
@@ -551,469 +1056,76 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     (``rowg`` gives their guess rows). The node writes the replies of the guesses it keeps to
     ``cmat[level + 1]`` (one row of ``n`` per guess) for its children, and their moves to
     ``path``. At level 0 the best guess row found (or -1) is left in ``stats[S_BEST]``.
+    ``cg``, ``cp``: a hard-mode rule the node's guesses must meet, checked lazily (-1: none).
     """
-    answer_rows = shared.answer_rows
-    zob1 = shared.zob1
-    zob2 = shared.zob2
-    glet = shared.glet
-    gcnt = shared.gcnt
-    genc = shared.genc
-    zob32 = shared.zob32
-    params = work.params
-    cmat = work.cmat
-    cmatT = work.cmatT
-    stride = work.stride
-    cols = work.cols
-    glob = work.glob
-    arow = work.arow
-    tarow = work.tarow
-    rowg = work.rowg
-    cand = work.cand
-    ncand = work.ncand
-    lbs = work.lbs
-    keys = work.keys
-    mark = work.mark
-    cnt = work.cnt
-    inset = work.inset
-    inpos = work.inpos
-    dd_stamp = work.dd_stamp
-    dd_idx = work.dd_idx
-    hv = work.hv
-    veq = work.veq
-    vpairs = work.vpairs
-    vfirst = work.vfirst
-    vhash = work.vhash
-    tmpT = work.tmpT
-    ident = work.ident
-    bcode = work.bcode
-    bstart = work.bstart
-    bsize = work.bsize
-    blb = work.blb
-    scratch = work.scratch
-    stats = work.stats
-    stop = work.stop
-    path = work.path
-    if n == 1:
-        if level == 0:
-            stats[S_BEST] = answer_rows[glob[level, lo]]
-        return 1
-    if d <= 1:
+    params, stats, sym = work.params, work.stats, work.sym
+    lv, bounds, tally, moves = work.levels, work.bounds, work.tally, work.moves
+    if n <= 2 or d <= 1:
+        return _few(level, lo, n, d, shared.answer_rows, lv.glob, stats)
+    if work.stop[0] != 0:
         return INF
-    if n == 2:
-        if level == 0:
-            stats[S_BEST] = answer_rows[glob[level, lo]]
-        return 3
-    if stop[0] != 0:
-        return INF
-    w0 = stats[S_NODES] + stats[S_SCANNED]
-    stats[S_NODES] += 1
-    stats[16 + d] += 1
-    mode = params[P_MODE]
-    solved = params[P_SOLVED]
-    npat = params[P_NPAT]
-    mat = cmat[level]
-    if cg >= 0:
-        hard_rule(params, glet, cg, cp, scratch)  # this node's own constraint, checked lazily
-    width = stride[level]
-
-    # memo
-    h1 = np.uint64(0)
-    h2 = np.uint64(0)
-    for i in range(lo, lo + n):
-        h1 += zob1[glob[level, i]]
-        h2 += zob2[glob[level, i]]
-    plen = params[P_PATH0] + level
-    rule = work.rule
-    if mode == HARD:
-        h1 += _hard_key(params, glet, path, plen, rule, work.rscratch) * _MIX
-    k1, k2 = _memo_key(h1, h2, d, params)
-    slot = _memo_find(memo, params, shared.codes, k1, k2, glob[level], lo, n, d, path,
-                      plen, rule) if cg < 0 else -1
-    canon = work.canon
-    canon.on[level] = 0
-    decided = slot >= 0 and (memo.mflag[slot] == EXACT or memo.mval[slot] >= beta)  # returns below
-    if not decided and level > 0 and cg < 0 and 0 < canon.min_size[0] <= n and _least_image(
-            level, lo, n, d, plen, shared, work):
-        canon.on[level] = 1
-        if slot < 0:
-            slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],
-                              canon.members[level], 0, n, d, canon.path[level], plen, rule)
-    known_lb = 2 * n - 1
-    if slot >= 0:
-        stats[S_MEMO_HITS] += 1
-        if memo.mwork[slot] < 0:
-            stats[S_STORE_HITS] += 1
-        if memo.mflag[slot] == EXACT:
-            if level == 0:
-                stats[S_BEST] = memo.mguess[slot]
-            return memo.mval[slot]
-        if memo.mval[slot] >= beta:
-            return memo.mval[slot]
-        known_lb = max(known_lb, memo.mval[slot])
-    most = params[P_BRANCH]
-    known_lb = max(known_lb, level_bound(n, d, most, 1))
-    if known_lb >= beta or known_lb >= INF:
+    at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, shared)
+    slot = _look_up(at, beta, params, lv.glob, moves, shared, memo, work.canon)
+    known_lb, decided = _first_bound(at, slot, beta, params, stats, memo)
+    if decided:
         return known_lb
-
-    # the guesses to scan: consistent mode scans the answers of S
-    if mode == CONSISTENT:
-        for i in range(n):
-            cand[level, i] = arow[level, lo + i]
-        ncand[level] = n
-    m_in = ncand[level]
-    rows = cand[level]
-
-    # a guess that splits S into singletons is optimal: 2n - 1 if it is in S, else 2n.
-    # (Answers of S are allowed in every mode.) Each check stops at the first repeated reply.
-    # Small sets in normal mode ("fast") find the splitting guesses not in S in the vectorized
-    # scan below instead.
-    fast = n <= params[P_VECTOR_MAX]
-    if n <= params[P_NPAT] + 1:
-        pair = -1
-        for i in range(n):
-            r = arow[level, lo + i]
-            k = _repeats(mat, r * width, cols[level], lo, n, mark, stats, 2)
-            if k == 0:
-                g = rowg[level, r]
-                if level == 0:
-                    stats[S_BEST] = g
-                if stop[0] == 0 and cg < 0:
-                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n - 1, g, w0, shared, work, memo)
-                return 2 * n - 1
-            if k == 1 and pair < 0:
-                pair = rowg[level, r]
-        if pair >= 0 and d >= 3:
-            # a guess in S leaving one pair costs 2n, and nothing does better (see below)
-            if level == 0:
-                stats[S_BEST] = pair
-            if stop[0] == 0 and cg < 0:
-                _save(level, lo, n, d, k1, k2, EXACT, 2 * n, pair, w0, shared, work, memo)
-            return 2 * n
-        stats[S_STAMP] += 1
-        node_stamp = stats[S_STAMP]
-        for i in range(n):
-            inset[rowg[level, arow[level, lo + i]]] = node_stamp
-        for j in range(m_in if not fast else 0):
-            r = rows[j]
-            g = rowg[level, r]
-            stats[15] += 1
-            if inset[g] != node_stamp and _repeats(mat, r * width, cols[level], lo, n, mark, stats,
-                                                   1) == 0 and (
-                    cg < 0 or rule_allows(params, glet, gcnt, genc, cg, cp, g, scratch)):
-                if level == 0:
-                    stats[S_BEST] = g
-                if stop[0] == 0 and cg < 0:
-                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n, g, w0, shared, work, memo)
-                return 2 * n
-    if not fast:
-        if d == 2:
-            if stop[0] == 0 and cg < 0:
-                _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
-            return INF
-        # no guess splits S into singletons: at least 2n (a guess in S leaving one pair: 2n)
-        if known_lb < 2 * n:
-            known_lb = 2 * n
-        if known_lb >= beta:
-            if stop[0] == 0 and cg < 0:
-                _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
-            return known_lb
-
-    # scan every guess: distinct replies B, membership s, sum of squared bucket sizes; keep
-    # the useful ones (one per distinct reply vector in normal mode) with their replies on S
-    # as rows of cmat[level + 1] for the children
-    stats[S_SCANNED] += m_in * n
-    stats[8 + d] += m_in * n
-    stats[S_STAMP] += 1
-    node_stamp = stats[S_STAMP]
-    for i in range(n):
-        g = rowg[level, arow[level, lo + i]]
-        inset[g] = node_stamp
-        inpos[g] = i
-    out = cmat[level + 1]
-    stride[level + 1] = n
-    colsl = cols[level]
-    stats[S_STAMP] += 1
-    dd_gen = stats[S_STAMP]
-    tmask = dd_stamp.shape[0] - 1
-    outT = cmatT[level + 1]
-    nsurv = 0
-    if fast:
-        # small sets: pairwise comparisons of the answers' reply rows (answer-major),
-        # vectorized over the guesses. Normal mode scans every row of the parent's matrix
-        # (the rows are 0..m_in-1); the other modes first gather their rows.
-        if mode == NORMAL:
-            T = cmatT[level]
-            tcols = colsl
-            tlo = lo
-        else:
-            src = cmatT[level]
-            for i in range(n):
-                srow = src[colsl[lo + i]]
-                drow = tmpT[i]
-                for j in range(m_in):
-                    drow[j] = srow[rows[j]]
-            T = tmpT
-            tcols = ident
-            tlo = 0
-        _pair_scan(T, tcols, tlo, n, m_in, veq, vpairs, vfirst, vhash, zob32)
-        # first the bounds alone: a split into singletons, or a cutoff, ends the node here
-        scan_lb = INF
-        most = 0
-        for j in range(m_in):
-            nb = np.int64(vfirst[j])
-            most = max(most, nb)
-            in_s = inset[rowg[level, rows[j]]] == node_stamp
-            if nb == n and not in_s and (cg < 0 or rule_allows(params, glet, gcnt, genc, cg, cp,
-                                                                 rowg[level, rows[j]], scratch)):
-                g = rowg[level, rows[j]]
-                if level == 0:
-                    stats[S_BEST] = g
-                if stop[0] == 0 and cg < 0:
-                    _save(level, lo, n, d, k1, k2, EXACT, 2 * n, g, w0, shared, work, memo)
-                return 2 * n
-            lb = 3 * n - (1 if in_s else 0) - nb
-            if lb < scan_lb and (nb > 1 or in_s):
-                scan_lb = lb
-        if d == 2 or scan_lb >= INF:
-            if stop[0] == 0 and cg < 0:
-                _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
-            return INF
-        most = min(most, params[P_BRANCH])
-        known_lb = max(known_lb, 2 * n, scan_lb, level_bound(n, d, most, 1))
-        if known_lb >= beta:
-            stats[14] += 1
-            if stop[0] == 0 and cg < 0:
-                _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
-            return known_lb
-        for j in range(m_in):
-            g = rowg[level, rows[j]]
-            in_s = inset[g] == node_stamp
-            nb = np.int64(vfirst[j])
-            if nb == 1 and not in_s:
-                continue  # splits nothing: only wastes a guess, here and below
-            hh = np.uint64(vhash[j])
-            t = np.int64(hh & np.uint64(tmask))
-            dup = False
-            while mode == NORMAL and dd_stamp[t] == dd_gen:
-                other = dd_idx[t]
-                if hv[other] == hh:
-                    same = True
-                    ob = other * n
-                    stats[7] += n
-                    for i in range(n):
-                        if out[ob + i] != T[tcols[tlo + i], j]:
-                            same = False
-                            break
-                    if same:
-                        dup = True
-                        break
-                t = (t + 1) & tmask
-            if dup:
-                continue
-            if mode == NORMAL:
-                dd_stamp[t] = dd_gen
-                dd_idx[t] = nsurv
-                hv[nsurv] = hh
-            dst = nsurv * n
-            for i in range(n):
-                c = T[tcols[tlo + i], j]
-                out[dst + i] = c
-                outT[i, nsurv] = c
-            if in_s:
-                tarow[level, inpos[g]] = nsurv
-            lb = 3 * n - (1 if in_s else 0) - nb
-            rowg[level + 1, nsurv] = g
-            lbs[level, nsurv] = lb
-            keys[level, nsurv] = lb * (1 << 32) + n + 2 * np.int64(vpairs[j])
-            nsurv += 1
-    else:
-        nsurv, most = _scan_rows(level, lo, n, m_in, rows, mat, width, colsl, out, outT, mode,
-                                 node_stamp, dd_gen, tmask, rowg, inset, inpos, tarow, lbs, keys, mark,
-                                 cnt, dd_stamp, dd_idx, hv, zob1, stats)
-        most = min(most, params[P_BRANCH])
-        known_lb = max(known_lb, level_bound(n, d, most, 1))
-
-    if nsurv == 0:
-        # no guess splits S and none is in it: infeasible
-        if stop[0] == 0 and cg < 0:
-            _save(level, lo, n, d, k1, k2, EXACT, INF, -1, w0, shared, work, memo)
-        return INF
-
-    _guess_bounds(level, n, d, most, nsurv, rowg, inset, node_stamp, lbs, keys)
-    order = np.argsort(keys[level, :nsurv])
-    lower = INF
-    node_lb = lbs[level, order[0]]
-    if node_lb > known_lb:
-        known_lb = node_lb
+    rows, m_in = _guesses(at, params, lv)
+    stamp = _mark_members(at, lv, tally, stats)
+    value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally, moves,
+                                       shared)
+    if flag != EMPTY:
+        return _settle(at, flag, value, guess, shared, work, memo)
+    value, flag, guess, nsurv, most = _scan(at, beta, value, rows, m_in, stamp, params, stats, work.by_depth,
+                                            lv, bounds, tally, work.pairs, work.seen, moves, shared)
+    if flag != EMPTY:
+        return _settle(at, flag, value, guess, shared, work, memo)
+    order = _order(at, most, nsurv, stamp, lv.rowg, tally.inset, bounds.lbs, bounds.keys)
+    known_lb = max(value, bounds.lbs[level, order[0]])
     if known_lb >= beta:
-        stats[14] += 1
-        if stop[0] == 0 and cg < 0:
-            _save(level, lo, n, d, k1, k2, LOWER, known_lb, -1, w0, shared, work, memo)
-        return known_lb
+        return _settle(at, LOWER, known_lb, -1, shared, work, memo)
 
-    if mode == NORMAL:
-        for j in range(nsurv):
-            cand[level + 1, j] = j
-        ncand[level + 1] = nsurv
-
-    sym = work.sym
-    nhist = sym.nbase[0] + level
-    if sym.on[0]:
-        mark_classes(glet, sym, nhist, params[P_COLOURS], rowg[level + 1], order, nsurv, sym.keep[level])
-
-    best = INF
-    best_g = -1
-    ident_written = -1
-    ccols = cols[level + 1]
-    cglob = glob[level + 1]
-    carow = arow[level + 1]
+    # the least cost over the kept guesses, by increasing bound: the best so far (or beta) cuts.
+    # The cost of one: partition, its buckets' bounds, the 2m rule, then its buckets searched (the
+    # recursion stays in this one function: numba caches mutual recursion unreliably, numba#6061)
+    nhist = _prepare_children(at, nsurv, order, params, lv, sym, shared.glet)
+    solved = params[P_SOLVED]
+    best, best_g, lower, ident = INF, -1, INF, -1
     for oi in range(nsurv):
         k = order[oi]
         limit = min(best, beta)
-        if lbs[level, k] >= limit:
-            lower = min(lower, lbs[level, k])
+        if bounds.lbs[level, k] >= limit:
+            lower = min(lower, bounds.lbs[level, k])
             break
         if sym.on[0] and sym.keep[level, k] == 0:
             continue  # a symmetric image of a guess tried here: the same cost
-        g = rowg[level + 1, k]
+        g = lv.rowg[level + 1, k]
         sym.hist[nhist] = g
-        src = k * n
-        # partition S by guess k (counting sort), buckets in first-seen order
         stats[S_EVALUATED] += 1
-        stats[S_STAMP] += 1
-        st = stats[S_STAMP]
-        nbk = 0
-        for i in range(n):
-            c = out[src + i]
-            if mark[c] != st:
-                mark[c] = st
-                cnt[c] = 0
-                bcode[level, nbk] = c
-                nbk += 1
-            cnt[c] += 1
-        pos = lo
-        for b in range(nbk):
-            c = bcode[level, b]
-            bstart[level, b] = pos
-            bsize[level, b] = cnt[c]
-            pos += cnt[c]
-            cnt[c] = bstart[level, b]  # next write position
-        for i in range(n):
-            c = out[src + i]
-            w = cnt[c]
-            ccols[w] = i
-            cglob[w] = glob[level, lo + i]
-            carow[w] = tarow[level, i]
-            cnt[c] = w + 1
-        # bounds per bucket, tightened by the memo
-        total = n
-        for b in range(nbk):
-            m = bsize[level, b]
-            if bcode[level, b] == solved:
-                blb[level, b] = 0
-                continue
-            lbv = level_bound(m, d - 1, most, 1)
-            if m >= 3:
-                x1 = np.uint64(0)
-                x2 = np.uint64(0)
-                for i in range(bstart[level, b], bstart[level, b] + m):
-                    x1 += zob1[cglob[i]]
-                    x2 += zob2[cglob[i]]
-                path[plen] = g * npat + bcode[level, b]
-                if mode == HARD:
-                    x1 += _hard_key(params, glet, path, plen + 1, rule, work.rscratch) * _MIX
-                q1, q2 = _memo_key(x1, x2, d - 1, params)
-                sl = _memo_find(memo, params, shared.codes, q1, q2, cglob, bstart[level, b], m, d - 1,
-                                path, plen + 1, rule)
-                if sl >= 0 and memo.mval[sl] > lbv:
-                    lbv = memo.mval[sl]
-            blb[level, b] = lbv
-            total += lbv
+        nbk = _partition(at, k, lv, bounds, tally, stats)
+        total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, shared, memo)
         if total < limit:
-            # a bucket that none of its own answers splits into singletons needs at least 2m
-            for b in range(nbk):
-                m = bsize[level, b]
-                if m < 3 or bcode[level, b] == solved or blb[level, b] != 2 * m - 1:
+            total = _needs_2m(at, nbk, total, limit, solved, lv, bounds, tally.mark, stats)
+        if total < limit:  # search its buckets, from the largest down, while the total may beat limit
+            for b in np.argsort(-bounds.bsize[level, :nbk]):
+                m = bounds.bsize[level, b]
+                if m <= 2 or bounds.bcode[level, b] == solved:
                     continue
-                start = bstart[level, b]
-                split = False
-                for t in range(start, start + m):
-                    base = carow[t] * n
-                    stats[S_STAMP] += 1
-                    st = stats[S_STAMP]
-                    split = True
-                    for t2 in range(start, start + m):
-                        c = out[base + ccols[t2]]
-                        if mark[c] == st:
-                            split = False
-                            break
-                        mark[c] = st
-                    if split:
-                        break
-                if not split:
-                    blb[level, b] = 2 * m
-                    total += 1
-                    if total >= limit:
-                        break
-        if total < limit:
-            # buckets from the largest down
-            bsz = np.empty(nbk, np.int64)
-            for b in range(nbk):
-                bsz[b] = -bsize[level, b]
-            border = np.argsort(bsz)
-            for bi in range(nbk):
-                b = border[bi]
-                m = bsize[level, b]
-                if m <= 2 or bcode[level, b] == solved:
-                    continue
-                rest = total - blb[level, b]
-                path[plen] = g * npat + bcode[level, b]
-                lg = -1
-                lp = -1
-                if mode == HARD and d - 1 == 2:
-                    # a depth-2 child only needs a guess splitting it into singletons: it
-                    # checks the new hard-mode constraint (lg, lp) on those alone, unmemoized
-                    lg = g
-                    lp = bcode[level, b]
-                    if ident_written != nsurv:
-                        for j in range(nsurv):
-                            cand[level + 1, j] = j
-                        ident_written = nsurv
-                    ncand[level + 1] = nsurv
-                elif mode == HARD:
-                    ident_written = -1
-                    kk = 0
-                    hard_rule(params, glet, g, bcode[level, b], scratch)
-                    for j in range(nsurv):
-                        if rule_allows(params, glet, gcnt, genc, g, bcode[level, b],
-                                       rowg[level + 1, j], scratch):
-                            cand[level + 1, kk] = j
-                            kk += 1
-                    ncand[level + 1] = kk
-                v = _node(level + 1, bstart[level, b], m, d - 1, limit - rest, lg, lp,
-                          shared, work, memo)
-                if v < blb[level, b]:
-                    v = blb[level, b]
-                total = rest + v
+                rest = total - bounds.blb[level, b]
+                lg, lp, ident = _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared)
+                v = _node(level + 1, bounds.bstart[level, b], m, d - 1, limit - rest, lg, lp, shared, work,
+                          memo)
+                total = rest + max(v, bounds.blb[level, b])
                 if total >= limit:
                     break
         if total < limit:
-            best = total
-            best_g = g
+            best, best_g = total, g
         elif total < lower:
             lower = total
-
-    if stop[0] != 0:
+    if work.stop[0] != 0:
         return INF
     if best < beta:
-        if level == 0:
-            stats[S_BEST] = best_g
-        _save(level, lo, n, d, k1, k2, EXACT, best, best_g, w0, shared, work, memo)
-        return best
-    if lower < known_lb:
-        lower = known_lb
-    _save(level, lo, n, d, k1, k2, LOWER, lower, -1, w0, shared, work, memo)
-    return lower
+        return _settle(at, EXACT, best, best_g, shared, work, memo)
+    return _settle(at, LOWER, max(lower, known_lb), -1, shared, work, memo)
 
 
 @njit(cache=True, nogil=True)
@@ -1021,56 +1133,91 @@ def solve_set(answers, d, beta, guesses, shared, work, memo):
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta``.
 
     ``answers`` are columns of the full reply matrix ``codes``, the set the moves
-    ``work.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
-    here (they must include every answer's own row). The
-    best guess row is left in ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for
-    ``len(guesses) * len(answers)`` replies per level.
+    ``work.moves.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
+    here (they must include every answer's own row). The best guess row is left in
+    ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for ``len(guesses) * len(answers)``
+    replies per level (``with_room``).
     """
-    codes = shared.codes
-    answer_rows = shared.answer_rows
-    cmat = work.cmat
-    cmatT = work.cmatT
-    rowg = work.rowg
-    cand = work.cand
-    inpos = work.inpos
-    cols = work.cols
-    glob = work.glob
-    arow = work.arow
-    stride = work.stride
-    ncand = work.ncand
-    stats = work.stats
+    lv = work.levels
     n = answers.shape[0]
     m = guesses.shape[0]
-    top = cmat[0]
-    topT = cmatT[0]
+    top = lv.cmat[0]
+    topT = lv.cmatT[0]
+    inpos = work.tally.inpos
     for j in range(m):
-        row = codes[guesses[j]]
-        rowg[0, j] = guesses[j]
-        cand[0, j] = j
+        row = shared.codes[guesses[j]]
+        lv.rowg[0, j] = guesses[j]
+        lv.cand[0, j] = j
         inpos[guesses[j]] = -1
         for i in range(n):
             c = row[answers[i]]
             top[j * n + i] = c
             topT[i, j] = c
     for i in range(n):
-        cols[0, i] = i
-        glob[0, i] = answers[i]
-        inpos[answer_rows[answers[i]]] = i
-        arow[0, i] = -1
+        lv.cols[0, i] = i
+        lv.glob[0, i] = answers[i]
+        inpos[shared.answer_rows[answers[i]]] = i
+        lv.arow[0, i] = -1
     for j in range(m):
         i = inpos[guesses[j]]
         if i >= 0:
-            arow[0, i] = j
+            lv.arow[0, i] = j
     for i in range(n):
-        if arow[0, i] < 0:
+        if lv.arow[0, i] < 0:
             return -1  # an answer of the set is not among the guesses: a caller's error
-    stride[0] = n
-    ncand[0] = m
-    stats[S_BEST] = -1
+    lv.stride[0] = n
+    lv.ncand[0] = m
+    work.stats[S_BEST] = -1
     zero = np.int64(n - n)  # a plain int64 (not a literal): the recursion has one signature
     return _node(zero, zero, np.int64(n), np.int64(d), np.int64(beta), zero - 1, zero - 1,
                  shared, work, memo)
 
 
-__all__ = ["INF", "SCRATCH", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
-           "solve_set"]
+def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: int, levels: int,
+                rule_width: int, sym, canon) -> Scratch:
+    """Return a worker's workspace for searches of up to ``levels - 2`` guesses over a matrix of
+    ``n_guesses`` x ``n_answers`` (its reply matrices empty: ``with_room`` grows them)."""
+    g, a, npat = n_guesses, n_answers, n_patterns
+    table = 1 << max(4, int(2 * g - 1).bit_length())
+    return Scratch(
+        params=params, stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
+        by_depth=np.zeros((levels, 2), np.int64),
+        levels=Levels(
+            cmat=np.empty((levels, 0), np.uint8),  # grown on demand (pages touched as used)
+            cmatT=np.empty((levels, 0, g), np.uint8), stride=np.zeros(levels, np.int64),
+            cols=np.zeros((levels, a), np.int32), glob=np.zeros((levels, a), np.int32),
+            arow=np.zeros((levels, a), np.int32), tarow=np.zeros((levels, a), np.int32),
+            rowg=np.zeros((levels, g), np.int32), cand=np.zeros((levels, g), np.int32),
+            ncand=np.zeros(levels, np.int64)),
+        bounds=Bounds(
+            lbs=np.zeros((levels, g), np.int64), keys=np.zeros((levels, g), np.int64),
+            bcode=np.zeros((levels, npat), np.int64), bstart=np.zeros((levels, npat), np.int64),
+            bsize=np.zeros((levels, npat), np.int64), blb=np.zeros((levels, npat), np.int64)),
+        tally=Tally(mark=np.zeros(npat, np.int64), cnt=np.zeros(npat, np.int64), inset=np.zeros(g, np.int64),
+                    inpos=np.zeros(g, np.int32)),
+        pairs=Pairs(veq=np.zeros(g, np.uint8), vpairs=np.zeros(g, np.uint16), vfirst=np.zeros(g, np.uint16),
+                    vhash=np.zeros(g, np.uint32), tmpT=np.empty((0, g), np.uint8),
+                    ident=np.arange(a, dtype=np.int32)),
+        seen=Seen(stamp=np.zeros(table, np.int64), idx=np.zeros(table, np.int32),
+                  hash=np.zeros(g, np.uint64)),
+        moves=Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
+                    rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64)),
+        sym=sym, canon=canon,
+    )
+
+
+def with_room(work: Scratch, cells: int, n_answers: int) -> Scratch:
+    """Return ``work`` with reply matrices holding ``cells`` replies per level and ``n_answers``
+    answer rows (new arrays only where they are smaller)."""
+    lv, pairs = work.levels, work.pairs
+    levels, g = lv.cmatT.shape[0], lv.cmatT.shape[2]
+    if lv.cmat.shape[1] < cells:
+        lv = lv._replace(cmat=np.empty((levels, cells), np.uint8))
+    if lv.cmatT.shape[1] < n_answers:
+        lv = lv._replace(cmatT=np.empty((levels, n_answers, g), np.uint8))
+        pairs = pairs._replace(tmpT=np.empty((n_answers, g), np.uint8))
+    return work._replace(levels=lv, pairs=pairs)
+
+
+__all__ = ["INF", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
+           "new_scratch", "solve_set", "with_room"]

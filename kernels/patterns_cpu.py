@@ -1,4 +1,5 @@
-"""CPU kernel (numba, parallel over guesses): the pattern matrix."""
+"""CPU kernels (numba): the pattern matrix (parallel over guesses), the replies it holds, and its
+answer-major copy."""
 
 import numpy as np
 from numba import njit, prange
@@ -43,3 +44,17 @@ def replies_present(codes, n_patterns, chunks):
             out[p] |= seen[c, p]
     return out
 
+
+
+@njit(cache=True)
+def transpose(src, dst):
+    """Fill ``dst[a, g] = src[g, a]`` in cache-sized tiles (the answer-major copy of a matrix)."""
+    n_guesses, n_answers = src.shape
+    tile = 64
+    for g0 in range(0, n_guesses, tile):
+        g1 = min(n_guesses, g0 + tile)
+        for a0 in range(0, n_answers, tile):
+            a1 = min(n_answers, a0 + tile)
+            for a in range(a0, a1):
+                for g in range(g0, g1):
+                    dst[a, g] = src[g, a]

@@ -313,7 +313,7 @@ def set_bounds_flat(codes, square, sets, answer_rows, n_patterns, more, bounds, 
         keys = np.empty(n, np.int64)
         buf = np.empty(max(1, more) * n, np.int32)
         seen = np.zeros(n_patterns, np.int64)
-        frames = np.empty((preset_bounds.MAX_LEVELS, 6), np.int64)
+        frames = np.empty((max(preset_bounds.MAX_LEVELS, more), 6), np.int64)  # a row per level (more - 1)
         for s in range(t, n_sets, threads):
             b, w, m = set_bounds_of(codes, square, sets, s, answer_rows, n_patterns, more, keys, buf, seen,
                                     frames)

@@ -31,7 +31,7 @@ def reply_code(kind, guesses, g, answers, a, length, colours, counts):
         green = 0
         for k in range(length):
             hit = guesses[g, k] == answers[a, k]
-            green |= hit << k
+            green |= int(hit) << k  # an int: numba-cuda-mlir shifts no bool
             counts[answers[a, k]] += 1 - hit
         code = 0
         for k in range(length):

@@ -22,6 +22,8 @@ makes its moves least, for sets of ``canon.min_size[0]`` answers or more: the se
 share one entry (still proven by its members, and true for every image).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -30,6 +32,11 @@ from .canonical_cpu import MAX_MOVES, image_members, least_moves
 from .histogram_cpu import row_stats
 from .stats import BRANCHES, MAX, N_STATS
 from .symmetry_cpu import mark_classes
+
+Lists = namedtuple("Lists", "codes guesses answer_rows glet zobrist n_patterns solved consistent")
+"""What a search over one game's lists reads: the reply matrix, the int32 guess rows that may be
+played, the row of each answer, the guesses' letters (for the symmetries), the Zobrist word of
+each answer column, the replies, and whether the guesses are the remaining answers themselves."""
 
 
 @njit(cache=True)
@@ -449,9 +456,10 @@ def _per_class(pool, order, sym, glet, level):
 
 
 @njit(cache=True)
-def _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows):
+def _image_set(lists, members, sym, canon, level):
     """Return (the image of ``members`` under the symmetry making its moves least, sorted, whether
     there is one): where the search maps sets this large (``kernels.canonical_cpu``)."""
+    codes, n_patterns, glet, answer_rows = lists.codes, lists.n_patterns, lists.glet, lists.answer_rows
     n = members.shape[0]
     nhist = sym.nbase[0] + level
     if sym.on[0] == 0 or canon.min_size[0] == 0 or n < canon.min_size[0] or nhist > MAX_MOVES:
@@ -479,13 +487,20 @@ def _remember(memo, members, h, image, hi, mapped, depth, found):
 
 
 @njit(cache=True)
-def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget, consistent,
-             answer_rows, pc, sym, glet, canon, level):
+def _try_guess(lists, members, sym, level, row):
+    """Return ``buckets`` of ``members`` after guess ``row`` (recorded in the history where the
+    symmetries are on: only then is it read, and only then does it have room for every level)."""
+    if sym.on[0]:
+        sym.hist[sym.nbase[0] + level] = row
+    return buckets(lists.codes[row], members, lists.n_patterns, lists.solved)
+
+
+@njit(cache=True)
+def solvable(lists, members, depth, memo, budget, pc, sym, canon, level):
     """Return whether every answer of ``members`` can be found within ``depth`` guesses.
 
-    With ``consistent`` the guesses are the remaining answers themselves; ``pc`` is the pair
-    cache (normal mode; without one, nodes with 3 left recurse like the others). Every answer
-    must be a guess. ``level``: the guesses made since the search's root (for ``sym``).
+    ``pc`` is the pair cache (normal mode; without one, nodes with 3 left recurse like the others).
+    Every answer must be a guess. ``level``: the guesses made since the search's root (for ``sym``).
     """
     n = members.shape[0]
     if n == 1:
@@ -498,35 +513,34 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
         budget[1] = 1
         return False
     budget[0] -= 1
-    h = setkeys.set_hash(members, zobrist)
+    h = setkeys.set_hash(members, lists.zobrist)
     known = setkeys.find(memo, members, h, depth, -1)
     if known >= 0:
         return known == 1
-    image, mapped = _image_set(codes, members, n_patterns, sym, glet, canon, level, answer_rows)
-    hi = setkeys.set_hash(image, zobrist)  # empty (0) when there is no image
+    image, mapped = _image_set(lists, members, sym, canon, level)
+    hi = setkeys.set_hash(image, lists.zobrist)  # empty (0) when there is no image
     if mapped:
         known = setkeys.find(memo, image, hi, depth, -1)
     if known >= 0:
         return known == 1
-    pool = guess_pool(guesses, members, consistent, answer_rows)
+    pool = guess_pool(lists.guesses, members, lists.consistent, lists.answer_rows)
     if depth == 2:
-        found = separable(codes, pool, members, solved, np.zeros(n_patterns, np.int64))
+        found = separable(lists.codes, pool, members, lists.solved, np.zeros(lists.n_patterns, np.int64))
         _remember(memo, members, h, image, hi, mapped, depth, found)
         return found
-    order, most = node_order(codes, pool, members, depth, n_patterns, solved)
-    order = _per_class(pool, order, sym, glet, level)
+    order, most = node_order(lists.codes, pool, members, depth, lists.n_patterns, lists.solved)
+    order = _per_class(pool, order, sym, lists.glet, level)
     found = False
-    if depth == 3 and uses_pairs(pc, consistent):
-        found = solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget) >= 0
+    if depth == 3 and uses_pairs(pc, lists.consistent):
+        found = solve3(lists.codes, pool, members, order, most, lists.n_patterns, lists.solved, pc,
+                       budget) >= 0
     else:
         for i in order:
-            sym.hist[sym.nbase[0] + level] = pool[i]
-            parts, starts = buckets(codes[pool[i]], members, n_patterns, solved)
+            parts, starts = _try_guess(lists, members, sym, level, pool[i])
             ok = True
             for b in range(starts.shape[0] - 1):
                 sub = parts[starts[b]:starts[b + 1]]
-                if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo,
-                                budget, consistent, answer_rows, pc, sym, glet, canon, level + 1):
+                if not solvable(lists, sub, depth - 1, memo, budget, pc, sym, canon, level + 1):
                     ok = False
                     break
             if budget[1] != 0:
@@ -541,22 +555,19 @@ def solvable(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, 
 
 
 @njit(cache=True)
-def solving_guess(codes, guesses, members, depth, n_patterns, solved, zobrist, memo, budget,
-                  consistent, answer_rows, pc, sym, glet, canon, level, order, most):
+def solving_guess(lists, members, depth, memo, budget, pc, sym, canon, level, order, most):
     """Return the first guess row of ``order`` (pool positions) after which every bucket of
     ``members`` is solvable within ``depth - 1``, or -1 (also when the budget ran out)."""
-    pool = guess_pool(guesses, members, consistent, answer_rows)
-    order = _per_class(pool, order, sym, glet, level)
-    if depth == 3 and uses_pairs(pc, consistent):
-        return solve3(codes, pool, members, order, most, n_patterns, solved, pc, budget)
+    pool = guess_pool(lists.guesses, members, lists.consistent, lists.answer_rows)
+    order = _per_class(pool, order, sym, lists.glet, level)
+    if depth == 3 and uses_pairs(pc, lists.consistent):
+        return solve3(lists.codes, pool, members, order, most, lists.n_patterns, lists.solved, pc, budget)
     for i in order:
-        sym.hist[sym.nbase[0] + level] = pool[i]
-        parts, starts = buckets(codes[pool[i]], members, n_patterns, solved)
+        parts, starts = _try_guess(lists, members, sym, level, pool[i])
         ok = True
         for b in range(starts.shape[0] - 1):
             sub = parts[starts[b]:starts[b + 1]]
-            if not solvable(codes, guesses, sub, depth - 1, n_patterns, solved, zobrist, memo, budget,
-                            consistent, answer_rows, pc, sym, glet, canon, level + 1):
+            if not solvable(lists, sub, depth - 1, memo, budget, pc, sym, canon, level + 1):
                 ok = False
                 break
         if budget[1] != 0:

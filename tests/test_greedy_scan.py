@@ -16,7 +16,7 @@ from test_greedy import ALLOWED, ANSWERS, METRICS, oracle_key, small_matrix
 
 from gpusolve.core.games import make_game
 from gpusolve.core.trees import Node
-from gpusolve.search.greedy import answer_major, greedy_tree, kernel_metric
+from gpusolve.search.greedy import greedy_tree, kernel_metric
 
 BIG = int(kernel.BIG)
 
@@ -45,7 +45,7 @@ def reference_best(codes, answer_rows, metric, pool, p0, p1, cols) -> tuple[int,
 @pytest.fixture(scope="module")
 def flat_pm(full_pm):
     """The full matrix, its answer-major copy flattened, and every metric's kernel form."""
-    mat = answer_major(full_pm)
+    mat = full_pm.answer_major
     return full_pm, mat.reshape(-1), {m: kernel_metric(m, full_pm.shape[1]) for m in METRICS}
 
 
@@ -75,7 +75,7 @@ def test_best_guess_equals_the_reference(flat_pm, seed, metric, sizes):
         p0 = rnd.randrange(len(pool))
         p1 = rnd.randrange(p0 + 1, len(pool) + 1)
         off = (cols * n_guesses).astype(np.uint64)
-        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args(), BIG,
+        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, km, BIG,
                                        kernel.NO_BOUNDS)
         expected = reference_best(codes, pm.answer_rows, metric, pool, p0, p1, cols)
         assert (int(key), int(where)) == expected
@@ -84,7 +84,7 @@ def test_best_guess_equals_the_reference(flat_pm, seed, metric, sizes):
                 for g in pool]
         bar = expected[0] + rnd.choice([0, 1, 2, 10**6]) if rnd.random() < 0.7 else BIG
         bounds = np.array([k - rnd.choice([0, 0, 1, 3, 10**9]) for k in keys], dtype=np.int64)
-        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, *km.args(), bar,
+        key, where = kernel.best_guess(flat, pool, p0, p1, off, m, hist, pm.game.solved, km, bar,
                                        bounds if km.prunable else kernel.NO_BOUNDS)
         assert (int(key), int(where)) == (expected if expected[0] < bar else (bar, -1))
 

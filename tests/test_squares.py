@@ -31,7 +31,7 @@ from test_greedy import small_matrix
 from test_greedy_scan import reference_best
 
 from gpusolve.core.games import make_game
-from gpusolve.search.greedy import answer_major, kernel_metric
+from gpusolve.search.greedy import kernel_metric
 
 
 def parts(guess: str, answer: str) -> list[tuple]:
@@ -139,7 +139,7 @@ def test_words_that_all_repeat_a_letter():
 
 def test_the_scan_with_bounds_picks_the_reference_guess(full_pm):
     codes = np.asarray(full_pm.codes)
-    flat = answer_major(full_pm).reshape(-1)
+    flat = full_pm.answer_major.reshape(-1)
     km = kernel_metric("entropy", full_pm.shape[1])
     hist = np.zeros(full_pm.game.n_patterns, np.int64)
     rows = full_pm.answer_rows.astype(np.int64)
@@ -153,11 +153,11 @@ def test_the_scan_with_bounds_picks_the_reference_guess(full_pm):
                      np.array(sorted(rnd.sample(range(n_guesses), 500)), dtype=np.int64)):
             off = (cols * n_guesses).astype(np.uint64)
             key, where = kernel.best_guess_squares(flat, pool, len(pool), off, m, hist, full_pm.game.solved,
-                                                   *km.args(), full_pm.letters, full_pm.letter_counts,
+                                                   km, full_pm.letters, full_pm.letter_counts,
                                                    parts, rows, cols, 0)
             assert (int(key), int(where)) == reference_best(codes, full_pm.answer_rows, "entropy", pool, 0,
                                                             len(pool), cols)
-    nothing = kernel.best_guess_squares(flat, pool, 0, off, m, hist, full_pm.game.solved, *km.args(),
+    nothing = kernel.best_guess_squares(flat, pool, 0, off, m, hist, full_pm.game.solved, km,
                                         full_pm.letters, full_pm.letter_counts, parts, rows, cols, 0)
     assert nothing == (kernel.BIG, -1)  # an empty pool, as best_guess gives
 

@@ -9,9 +9,10 @@ same options picks up where the first stopped:
    Deterministic, so fanned out like any other unit (``gpusolve.runs.fanout``), in this process
    or on a Dask cluster; batches of thousands where the GPU computes them
    (``kernels.config.FIRST_PASS_GPU_MIN_STARTS``). After the first batch, the ``keep`` start
-   words of least bound so far are searched exactly (the **seeds**, units ``WORD``): their
-   totals give a cutoff, and every later scan stops once its bound reaches it (a proven
-   ``B >= cutoff`` then).
+   words of least bound so far (where the second pass runs: by second-pass bound, among the
+   ``SEED_POOL`` of least first-pass bound) are searched exactly (the **seeds**, units
+   ``WORD``): their totals give a cutoff, and every later scan stops once its bound reaches it
+   (a proven ``B >= cutoff`` then).
 2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
    first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
    units ``second-pass:WORD``), which refute most of them; the others' searches start from
@@ -60,6 +61,10 @@ SECOND = "second-pass:"
 
 FIRST_PASS_UNITS = 64
 """Start words whose first-pass bounds are computed (and recorded) at once on the CPU."""
+
+SEED_POOL = 64
+"""Where the second pass runs, the start words of least first-pass bound whose second-pass
+bounds choose the seeds (on the defaults SALET, 7,897, instead of TRACE, 7,903)."""
 
 GPU_PASS_UNITS = 4096
 """Start words whose first-pass (or second-pass) bounds the GPU computes (and the store records)
@@ -241,6 +246,8 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
             with clock("seed"):
+                if second_pass and mode != "hard":  # the seeds by second-pass bound: a better pick
+                    search.second_pass(sorted(search.bound, key=search.rank)[:SEED_POOL])
                 search.seed()
                 search.run(workers, scheduler, backend, memo_mb)
             with clock("first_pass"):
@@ -398,13 +405,14 @@ class _Search:
         cut = self.cutoff()
         return [w for w in self.queue if w not in self.results and not self.refuted(w, cut)]
 
-    def second_pass(self) -> None:
-        """Compute the second-pass bounds the store lacks of the words the first pass leaves below
-        the cutoff, a GPU launch's worth at a time, and keep their bucket bounds for their searches."""
+    def second_pass(self, words: list[Word] | None = None) -> None:
+        """Compute the second-pass bounds the store lacks of ``words`` (default: those the first
+        pass leaves below the cutoff), a GPU launch's worth at a time, and keep their bucket bounds
+        for their searches."""
         from ..search.bounds import start_second_pass
 
         pm, job = self.pm, self.job
-        todo = [w for w in self.pending() if w not in self.second]
+        todo = [w for w in (self.pending() if words is None else words) if w not in self.second]
         done = 0
         if self.progress:
             self.progress(Progress(SECOND_PASS_PHASE, 0, len(todo)))

@@ -87,25 +87,7 @@ def metric_names() -> list[str]:
     return [*GREEDY_METRICS, *(f"anti-{m}" for m in GREEDY_METRICS)]
 
 
-@dataclass(frozen=True)
-class KernelMetric:
-    """A metric as the kernels take it (see ``kernels/greedy_cpu.py``)."""
-
-    kind: int
-    sign: int
-    gain: np.ndarray
-    delta: np.ndarray
-    prunable: bool
-    exclude_solved: bool
-    has_floor: bool
-
-    def args(self) -> tuple:
-        """Return the kernel arguments, in order."""
-        return (self.kind, self.sign, self.gain, self.delta, self.prunable, self.exclude_solved,
-                self.has_floor)
-
-
-def kernel_metric(name: str, n: int, ties: str = "exact") -> KernelMetric:
+def kernel_metric(name: str, n: int, ties: str = "exact") -> kernel.Metric:
     """Return the kernel form of metric ``name`` for nodes of up to ``n`` answers under a tie rule."""
     if ties not in TIES:
         raise GpusolveError(f"unknown tie rule {ties!r}: choose one of {', '.join(TIES)}")
@@ -114,19 +96,19 @@ def kernel_metric(name: str, n: int, ties: str = "exact") -> KernelMetric:
             raise GpusolveError(f"tie rule seed-001 applies to seed 001's metrics (max, expectation, "
                                 f"entropy), not {name!r}")
         unused = np.zeros(n + 2, np.int64)
-        return KernelMetric(SEED_001_FLOAT[name], 1, unused, unused[:-1].copy(), False, False, False)
+        return kernel.Metric(SEED_001_FLOAT[name], 1, unused, unused[:-1].copy(), False, False, False)
     sign, base = (-1, name[5:]) if name.startswith("anti-") else (1, name)
     rule = GREEDY_METRICS.get(base)
     if rule is None:
         raise GpusolveError(f"unknown metric {name!r}: choose one of {', '.join(metric_names())}")
     if rule.kind == "max":
         gain = np.zeros(n + 2, np.int64)
-        return KernelMetric(kernel.KMAX, sign, gain, gain[:-1].copy(), sign > 0, False, sign > 0)
+        return kernel.Metric(kernel.KMAX, sign, gain, gain[:-1].copy(), sign > 0, False, sign > 0)
     gain = sign * np.asarray(rule.gain(n + 1), dtype=np.int64)
     delta = np.diff(gain)
     prunable = bool((delta >= 0).all()) and not rule.exclude_solved
     convex = bool((np.diff(delta) >= 0).all()) and gain[0] == 0
-    return KernelMetric(kernel.SUM, 1, gain, delta, prunable, rule.exclude_solved, prunable and convex)
+    return kernel.Metric(kernel.SUM, 1, gain, delta, prunable, rule.exclude_solved, prunable and convex)
 
 
 def guess_row(pm: PatternMatrix, word: str | int) -> int:
@@ -138,36 +120,17 @@ def guess_row(pm: PatternMatrix, word: str | int) -> int:
     return pm.guess_index[pm.game.parse_word(word, pm.guess_index)]
 
 
-@dataclass
-class Plan:
-    """Everything the kernels need besides the tasks: matrix, game, mode and metric."""
-
-    mat: np.ndarray
-    enc: np.ndarray
-    counts: np.ndarray
-    kind: int
-    colours: int
-    answer_rows: np.ndarray
-    mode: int
-    free_max: int
-    free_min: int
-    n_patterns: int
-    solved: int
-    metric: KernelMetric
-    squares_min: int
-    parts: np.ndarray
-
-
 def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n: int,
-              free_min: int = FREE_MIN, ties: str = "exact") -> Plan:
-    """Return the kernel arguments shared by every task of one run."""
+              free_min: int = FREE_MIN, ties: str = "exact") -> tuple[kernel.Plan, kernel.Metric]:
+    """Return what the kernels need besides the tasks, shared by every task of one run: (matrix, game
+    and mode as ``kernels.greedy_cpu.Plan``, the metric)."""
     check_mode(mode)
     if free_max is not None and free_max < 0:
         raise GpusolveError(f"--free-max must be 0 or more, not {free_max}")
     game = pm.game
     bounded = (metric, ties, game.kind) == ("entropy", "exact", WORDLE)
-    return Plan(
-        mat=answer_major(pm),
+    plan = kernel.Plan(
+        mat=pm.answer_major,
         enc=pm.letters,
         counts=pm.letter_counts,
         kind=game.kind,
@@ -178,21 +141,10 @@ def make_plan(pm: PatternMatrix, metric: str, mode: str, free_max: int | None, n
         free_min=max(int(free_min), 1),
         n_patterns=game.n_patterns,
         solved=game.solved,
-        metric=kernel_metric(metric, n, ties),
         squares_min=SQUARES_MIN if bounded else NEVER,
         parts=guess_parts(pm) if bounded else np.zeros((0, squares.PARTS), np.uint16),  # one kernel type
     )
-
-
-def answer_major(pm: PatternMatrix) -> np.ndarray:
-    """Return the pattern matrix transposed, ``[answer, guess]``, contiguous (kept on ``pm``)."""
-    mat = getattr(pm, "_answer_major", None)
-    if mat is None:
-        codes = np.asarray(pm.codes)
-        mat = np.empty(codes.shape[::-1], codes.dtype)
-        kernel.transpose(codes, mat)
-        pm._answer_major = mat  # type: ignore[attr-defined]
-    return mat
+    return plan, kernel_metric(metric, n, ties)
 
 
 def guess_parts(pm: PatternMatrix) -> np.ndarray:
@@ -209,8 +161,8 @@ def _check_start(pm: PatternMatrix, mode: str, row: int, cols: np.ndarray) -> No
                             "guesses only remaining answers")
 
 
-def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]], write: bool,
-         threads: int | None = None):
+def grow(plan: kernel.Plan, metric: kernel.Metric, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
+         write: bool, threads: int | None = None):
     """Run the kernels over tasks (answer columns, path moves, start row or -1), all cores.
 
     Returns (elements per task as (guess, parent, reply, size) arrays or None, scores (n_tasks, k)).
@@ -241,11 +193,9 @@ def grow(plan: Plan, tasks: list[tuple[np.ndarray, list[tuple[int, int]], int]],
     out = [np.empty(total, np.int64) for _ in range(4)]
     count = np.zeros(len(tasks), np.int64)
     scores = np.zeros((len(tasks), int(sizes.max() + depth0.max() + 2)), np.int64)
-    kernel.grow_forest(plan.mat, plan.enc, plan.counts, plan.kind, plan.colours, plan.answer_rows, task_cols,
-                       col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
-                       thread_off, plan.mode, plan.free_max, plan.free_min, plan.n_patterns, plan.solved,
-                       *plan.metric.args(), plan.squares_min, plan.parts, *out, out_off, count, scores, write,
-                       threads)
+    todo = kernel.Tasks(task_cols, col_off, path_guess, path_reply, path_off, depth0, start, thread_tasks,
+                        thread_off)
+    kernel.grow_forest(plan, metric, todo, kernel.Elements(*out), out_off, count, scores, write, threads)
     elements = None
     if write:
         elements = [tuple(a[out_off[i]:out_off[i] + count[i]] for a in out) for i in range(len(tasks))]
@@ -276,7 +226,7 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
     rule); ``start`` fixes the first guess; ``ties``: one of ``TIES``.
     """
     cols = answer_columns(pm, answers).astype(np.int64)
-    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
+    plan, km = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     threads = threads or numba.get_num_threads()
     n = len(cols)
     if start is not None:
@@ -285,13 +235,13 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
     elif n > 1:
         free = mode != "consistent" and plan.free_min < n <= plan.free_max
         pool = np.arange(pm.shape[0], dtype=np.int64) if free else plan.answer_rows[cols]
-        where = kernel.best_guess_parallel(plan.mat, pool, cols, 0, n, plan.n_patterns,
-                                           plan.solved, *plan.metric.args(), threads)
+        where = kernel.best_guess_parallel(plan.mat, pool, cols, 0, n, plan.n_patterns, plan.solved,
+                                           km, threads)
         root = int(pool[where])
     if n == 1:
         return pm.answers[int(cols[0])]
     if n * pm.shape[0] < SPLIT_WORK or threads == 1:
-        (elements,), _ = grow(plan, [(cols, [], root)], True, threads=1)
+        (elements,), _ = grow(plan, km, [(cols, [], root)], True, threads=1)
         return to_tree(pm, *elements)
     # the root here; each branch below it a task, the tasks spread over all cores
     replies = plan.mat[cols, root]
@@ -304,7 +254,7 @@ def greedy_tree(pm: PatternMatrix, metric: str = "entropy", mode: str = "normal"
         else:
             tasks.append((int(code), (sub, [(root, int(code))], -1)))
     if tasks:
-        elements, _ = grow(plan, [t for _, t in tasks], True, threads=threads)
+        elements, _ = grow(plan, km, [t for _, t in tasks], True, threads=threads)
         for (code, _), arrays in zip(tasks, elements):
             node.branches[code] = to_tree(pm, *arrays)
     node.branches = dict(sorted(node.branches.items()))
@@ -321,12 +271,12 @@ def greedy_scores(pm: PatternMatrix, starts: Sequence | np.ndarray, metric: str 
     the histograms is kept.
     """
     cols = answer_columns(pm, answers).astype(np.int64)
-    plan = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
+    plan, km = make_plan(pm, metric, mode, free_max, len(cols), free_min, ties)
     rows = [guess_row(pm, s) for s in starts]
     if not rows:
         return np.zeros((0, 1), np.int64)
     for r in rows:
         _check_start(pm, mode, r, cols)
-    _, scores = grow(plan, [(cols, [], r) for r in rows], False, threads=threads)
+    _, scores = grow(plan, km, [(cols, [], r) for r in rows], False, threads=threads)
     last = int(np.nonzero(scores.any(axis=0))[0].max())
     return scores[:, :last + 1]

@@ -27,11 +27,11 @@ from ..core.words import Word
 from ..kernels import config
 from ..kernels.canonical_cpu import new_canon
 from ..kernels.config import INF
-from ..kernels.hardmode import SCRATCH as HARD_SCRATCH
 from ..kernels.levels import level_bound
 from ..kernels.optimal_cpu import (
+    D_CELLS,
+    D_NODES,
     N_PARAMS,
-    N_STATS,
     P_BRANCH,
     P_COLLIDE,
     P_COLOURS,
@@ -50,12 +50,12 @@ from ..kernels.optimal_cpu import (
     S_NODES,
     S_SCANNED,
     S_STORE_HITS,
-    SCRATCH,
     VECTOR_MAX,
-    Scratch,
     Shared,
     hard_filter,
+    new_scratch,
     solve_set,
+    with_room,
 )
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
@@ -132,39 +132,15 @@ class _Workspace:
 
     def __init__(self, ctx: _Context, memo_entries: int, memo: MemoTable | None = None) -> None:
         g, a = ctx.codes.shape
-        npat = ctx.n_patterns
         levels = ctx.max_guesses + 2
-        table = 1 << max(4, int(2 * g - 1).bit_length())
-        self.levels = levels
         self.table = memo or MemoTable(memo_entries, ctx.owner, ctx.path_width, ctx.rule_width)
         params = ctx.params.copy()
         params[P_MEMO_MASK] = self.table.mask
-        self.work = Scratch(
-            params=params,
-            cmat=np.empty((levels, 0), np.uint8),  # grown on demand (pages touched as used)
-            cmatT=np.empty((levels, 0, g), np.uint8),
-            stride=np.zeros(levels, np.int64),
-            cols=np.zeros((levels, a), np.int32), glob=np.zeros((levels, a), np.int32),
-            arow=np.zeros((levels, a), np.int32), tarow=np.zeros((levels, a), np.int32),
-            rowg=np.zeros((levels, g), np.int32), cand=np.zeros((levels, g), np.int32),
-            ncand=np.zeros(levels, np.int64),
-            lbs=np.zeros((levels, g), np.int64), keys=np.zeros((levels, g), np.int64),
-            mark=np.zeros(npat, np.int64), cnt=np.zeros(npat, np.int64),
-            inset=np.zeros(g, np.int64), inpos=np.zeros(g, np.int32),
-            dd_stamp=np.zeros(table, np.int64), dd_idx=np.zeros(table, np.int32), hv=np.zeros(g, np.uint64),
-            veq=np.zeros(g, np.uint8), vpairs=np.zeros(g, np.uint16), vfirst=np.zeros(g, np.uint16),
-            vhash=np.zeros(g, np.uint32),
-            tmpT=np.empty((0, g), np.uint8), ident=np.arange(a, dtype=np.int32),
-            bcode=np.zeros((levels, npat), np.int64), bstart=np.zeros((levels, npat), np.int64),
-            bsize=np.zeros((levels, npat), np.int64), blb=np.zeros((levels, npat), np.int64),
-            scratch=np.zeros(max(SCRATCH, 64), np.int64),
-            stats=np.zeros(N_STATS, np.int64), stop=np.zeros(1, np.int64),
-            sym=new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
-            canon=new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
-                            ctx.canon_min),
-            path=np.zeros(levels, np.int32), rule=np.zeros(ctx.rule_width, np.int64),
-            rscratch=np.zeros(HARD_SCRATCH, np.int64),
-        )
+        self.work = new_scratch(
+            params, g, a, ctx.n_patterns, levels, ctx.rule_width,
+            new_sym(ctx.perms, ctx.code_row, ctx.pm.game.colours, levels, g, ctx.symmetric),
+            new_canon(ctx.perms, ctx.code_row, ctx.pm.answer_of_row, ctx.pm.game.colours, levels,
+                      ctx.canon_min))
         self.stats = self.work.stats
         self.ctx = ctx
 
@@ -173,21 +149,13 @@ class _Workspace:
         """Return (value or lower bound >= beta, best guess row or -1) for one answer set: the
         one the moves ``path`` leave of the root set, and every guess row of ``hist`` leaves
         (None: unknown, the symmetries unused)."""
-        w = self.work
+        w = self.work = with_room(self.work, len(guesses) * len(answers), len(answers))
         w.params[P_PATH0] = len(path)
-        w.path[:len(path)] = path
+        w.moves.path[:len(path)] = path
         w.sym.on[0] = hist is not None and self.ctx.symmetric
         if w.sym.on[0]:
             w.sym.nbase[0] = len(hist)
             w.sym.hist[:len(hist)] = hist
-        need = len(guesses) * len(answers)
-        if w.cmat.shape[1] < need:
-            w = w._replace(cmat=np.empty((self.levels, need), np.uint8))
-        if w.cmatT.shape[1] < len(answers):
-            g = w.rowg.shape[1]
-            w = w._replace(cmatT=np.empty((self.levels, len(answers), g), np.uint8),
-                           tmpT=np.empty((len(answers), g), np.uint8))
-        self.work = w
         value = solve_set(answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
                           self.ctx.shared, w._replace(stop=stop), self.table.memo)
         if value < 0:
@@ -383,7 +351,9 @@ class _Search:
         out = {name: int(total[i]) for name, i in names.items()}
         out["first_pass_refuted"] = self.first_pass_refuted
         out["large_sets"] = len(self.large)
-        out["by_depth"] = {d: (int(total[16 + d]), int(total[8 + d])) for d in range(8) if total[16 + d]}
+        depth = sum(w.work.by_depth for w in self.workspaces)
+        out["by_depth"] = {d: (int(depth[d, D_NODES]), int(depth[d, D_CELLS]))
+                           for d in range(len(depth)) if depth[d, D_NODES]}
         return out
 
     def _run(self, answers, depth, beta, rows, path, stop, hist) -> tuple[int, int]:

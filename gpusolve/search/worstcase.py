@@ -107,9 +107,10 @@ class _Search:
                 replies)
 
     def _args(self, members: np.ndarray, depth: int, hist: tuple[int, ...] | None) -> tuple:
-        return (self.codes, self.guesses, members, depth, self.n_patterns, self.solved, self.zobrist,
-                self.memo, self.budget.flag, self.consistent, self.answer_rows, self.pc,
-                self._with_history(hist, depth), self.glet, self.canon, 0)
+        lists = k.Lists(self.codes, self.guesses, self.answer_rows, self.glet, self.zobrist, self.n_patterns,
+                        self.solved, self.consistent)
+        return (lists, members, depth, self.memo, self.budget.flag, self.pc, self._with_history(hist, depth),
+                self.canon, 0)
 
     def pool(self, members: np.ndarray) -> np.ndarray:
         """Return the guess rows that may be played on ``members``."""

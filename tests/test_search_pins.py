@@ -1,0 +1,284 @@
+"""Exact searches pinned at one worker (where the search is deterministic): totals, fail-soft bounds
+and the kernel's counters (nodes, memo hits and stores, reply cells scanned, guesses evaluated, per
+depth), as the code gave them before the exact kernel was split into phases. A change to any of
+them is a change of the search, not of its layout: re-pin (``python tests/test_search_pins.py``
+prints the current values) only with a reason in the commit.
+
+Cases: start words on the real lists (normal, a cutoff's lower bound, hard, consistent, a shallow
+limit, the guess-by-guess scan), code games (the symmetries and least images of Mastermind, Bulls and
+Cows; hard and consistent), a run store's entries put back, and small random games cut from the
+2,309 answers in every mode, with cutoffs.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from tinygames import sub_matrix
+
+from gpusolve.core.games import make_game
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.search.optimal import Options, Question, solve
+
+MEMO_MB = 64
+
+
+@cache
+def wordle():
+    return pattern_matrix(make_game(), "allowed", "answers-2315", "cpu")
+
+
+@cache
+def code_game(name: str, length: int, colours: int):
+    return pattern_matrix(make_game(name, length, colours), None, None, "cpu")
+
+
+@cache
+def tiny(seed: int, n_answers: int, n_extra: int):
+    """Return a small Wordle game cut from the 2,309 answers ending in -ER (many alike: a real search),
+    the answers guessed with themselves and ``n_extra`` more."""
+    pm = pattern_matrix(make_game(), "answers", "answers", "cpu")
+    words = random.Random(seed).sample([w for w in pm.answers if w.endswith("ER")], n_answers + n_extra)
+    return sub_matrix(pm, sorted(words), sorted(words[:n_answers]))
+
+
+def reply(text: str) -> int:
+    return wordle().game.parse_reply(text)
+
+
+def measure(pm, question: Question, **options) -> tuple:
+    """Return what a one-worker search says and counts: (total, first guess, proven, below the cutoff,
+    alternatives as (guess, total or bound, exact), (nodes, memo hits, memo stores, reply cells scanned,
+    guesses evaluated, hits on preloaded entries), {guesses left: (nodes, cells scanned)})."""
+    result = solve(pm, question, Options(workers=1, memo_mb=MEMO_MB, **options))
+    c = result.counters
+    return (result.total, result.first_guess, result.proven, result.below_cutoff,
+            [(a.guess, a.total, a.exact) for a in result.alternatives],
+            (result.nodes, c["memo_hits"], c["memo_stores"], c["scanned"], c["evaluated"], c["store_hits"]),
+            dict(sorted(c["by_depth"].items())))
+
+
+def reused() -> tuple:
+    """Return a search over the entries a first search kept (a run store's subproblems)."""
+    question = Question(moves=(("SALET", reply("....Y")),), tree=False)
+    first = solve(wordle(), question, Options(workers=1, memo_mb=MEMO_MB, keep_subproblems=1000))
+    return measure(wordle(), question, known=first.subproblems)
+
+
+CASES = {
+    "salet": lambda: measure(wordle(), Question(start="SALET", tree=False)),
+    "salet-cutoff": lambda: measure(wordle(), Question(start="SALET", cutoff=7900, tree=False)),
+    "salet-shallow": lambda: measure(wordle(), Question(moves=(("SALET", reply("..Y..")),), max_guesses=4,
+                                                  tree=False)),
+    "salet-blank-cutoff": lambda: measure(wordle(), Question(moves=(("SALET", 0),), cutoff=600,
+                                                             alternatives=2, tree=False)),
+    "salet-y-rows": lambda: measure(wordle(), Question(moves=(("SALET", reply("....Y")),), alternatives=2,
+                                                       tree=False), vector_max=0),
+    "hard-salet-y": lambda: measure(wordle(), Question(moves=(("SALET", reply("...Y.")),), mode="hard",
+                                                       alternatives=2, tree=False)),
+    "hard-salet-g": lambda: measure(wordle(), Question(moves=(("SALET", reply("..G..")),), mode="hard",
+                                                       tree=False)),
+    "consistent-trace-8": lambda: measure(wordle(), Question(start="TRACE", mode="consistent", max_guesses=8,
+                                                             tree=False)),
+    "mastermind-1122": lambda: measure(code_game("mastermind", 4, 6), Question(start="1122", tree=False)),
+    "mastermind-3-5": lambda: measure(code_game("mastermind", 3, 5), Question(alternatives=2, tree=False)),
+    "mastermind-3-5-hard": lambda: measure(code_game("mastermind", 3, 5), Question(mode="hard", tree=False)),
+    "mastermind-3-5-consistent": lambda: measure(code_game("mastermind", 3, 5),
+                                                 Question(mode="consistent", tree=False)),
+    "bulls-3-6": lambda: measure(code_game("bulls", 3, 6), Question(tree=False)),
+    "reused-entries": reused,
+    **{f"tiny-{seed}-{mode}-{depth}": (lambda seed=seed, mode=mode, depth=depth: measure(
+        tiny(seed, 60, 10), Question(mode=mode, max_guesses=depth, alternatives=2, tree=False)))
+       for seed in (1, 2) for mode in ("normal", "hard", "consistent") for depth in (5, 6)},
+    **{f"tiny-3-{mode}-cutoff-{cutoff}": (lambda mode=mode, cutoff=cutoff: measure(
+        tiny(3, 60, 10), Question(mode=mode, max_guesses=5, cutoff=cutoff, alternatives=2, tree=False)))
+       for mode in ("normal", "hard") for cutoff in (195, 200, 205)},
+    "tiny-4-normal-6": lambda: measure(tiny(4, 100, 0), Question(max_guesses=6, tree=False)),
+    "tiny-4-consistent-6": lambda: measure(tiny(4, 100, 0), Question(mode="consistent", max_guesses=6,
+                                                                    tree=False)),
+    "tiny-4-rows": lambda: measure(tiny(4, 100, 0), Question(max_guesses=6, tree=False), vector_max=0),
+}
+
+PINS: dict[str, tuple] = {
+    'salet':
+        (7920, 'SALET', True, True, [('SALET', 7920, True)], (651, 4, 647, 106959109, 2123, 0),
+         {3: (27, 162673), 4: (528, 79659012), 5: (96, 27137424)}),
+    'salet-cutoff':
+        (None, None, True, False, [('SALET', 7900, False)], (511, 4, 507, 94910864, 1811, 0),
+         {3: (25, 162673), 4: (473, 78948295), 5: (13, 15799896)}),
+    'salet-shallow':
+        (271, 'BRICK', True, True,
+         [('BRICK', 271, True), ('BUMPH', 1099511627962, False), ('CHUMP', 1099511627972, False),
+          ('FLUNK', 1099511627973, False), ('BOORD', 1099511627976, False)],
+         (639, 98, 541, 126191616, 0, 0), {2: (639, 126191616)}),
+    'salet-blank-cutoff':
+        (None, None, True, False,
+         [('COURD', 600, False), ('PRION', 600, False), ('GOURD', 600, False), ('PROIN', 600, False),
+          ('GROIN', 600, False), ('POIND', 600, False), ('CORNY', 600, False)],
+         (76, 2, 74, 15177240, 17, 0), {3: (5, 0), 4: (71, 15177240)}),
+    'salet-y-rows':
+        (221, 'NORTH', True, True,
+         [('NORTH', 221, True), ('RHINO', 225, True), ('THORN', 225, True), ('PORCH', 226, True),
+          ('TORCH', 227, True), ('RUNCH', 225, False), ('MORPH', 225, False)],
+         (212, 43, 169, 4579116, 34, 0), {3: (7, 0), 4: (205, 4579116)}),
+    'hard-salet-y':
+        (452, 'DRONE', True, True,
+         [('DRONE', 452, True), ('DRICE', 456, True), ('CERNE', 459, True), ('RONDE', 459, False),
+          ('CRINE', 459, False), ('GERNE', 459, False), ('PRICE', 459, False)],
+         (701, 77, 625, 19639584, 226, 0), {3: (141, 0), 4: (560, 19639584)}),
+    'hard-salet-g':
+        (73, 'GOLDY', True, True,
+         [('GOLDY', 73, True), ('FOLLY', 74, True), ('FILLO', 73, False), ('DOLCI', 73, False),
+          ('DOLLY', 73, False)],
+         (117, 22, 95, 237849, 46, 0), {3: (12, 420), 4: (105, 237429)}),
+    # cells at 6 guesses left: 503,910 before the phases, where the slot 8 + 6 also counted a
+    # diagnostic (810 nodes cut by a bound); the cells per depth now add up to the 793,158 scanned
+    'consistent-trace-8':
+        (8147, 'TRACE', True, True, [('TRACE', 8147, True)], (2206, 152, 2086, 793158, 3677, 0),
+         {3: (9, 0), 4: (237, 4714), 5: (959, 114931), 6: (903, 503100), 7: (98, 170413)}),
+    'mastermind-1122':
+        (5702, '1122', True, True, [('1122', 5702, True)], (1031, 8, 1161, 7642448, 536, 0),
+         {3: (745, 60702), 4: (278, 6905234), 5: (8, 676512)}),
+    'mastermind-3-5':
+        (451, '123', True, True, [('123', 451, True), ('112', 453, True), ('111', 511, True)],
+         (93, 0, 94, 65837, 62, 0), {3: (13, 0), 4: (64, 20212), 5: (16, 45625)}),
+    'mastermind-3-5-hard':
+        (455, '123', True, True, [('123', 455, True), ('112', 455, False)], (61, 0, 61, 6192, 30, 0),
+         {3: (3, 0), 4: (45, 333), 5: (13, 5859)}),
+    'mastermind-3-5-consistent':
+        (455, '123', True, True, [('123', 455, True), ('112', 455, False)], (61, 0, 61, 6192, 30, 0),
+         {3: (3, 0), 4: (45, 333), 5: (13, 5859)}),
+    'bulls-3-6':
+        (436, '012', True, True, [('012', 436, True)], (23, 0, 23, 16179, 13, 0),
+         {4: (16, 2499), 5: (7, 13680)}),
+    'reused-entries':
+        (221, 'NORTH', True, True,
+         [('NORTH', 221, True), ('PORCH', 221, False), ('RHINO', 221, False), ('THORN', 221, False),
+          ('RUNCH', 221, False)],
+         (23, 23, 0, 0, 0, 23), {4: (23, 0)}),
+    'tiny-1-normal-5':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('RISER', 194, True),
+          ('LOSER', 197, True), ('TIMER', 199, True), ('AIDER', 200, True)],
+         (217, 22, 195, 142361, 438, 0), {2: (25, 1349), 3: (113, 55262), 4: (79, 85750)}),
+    'tiny-1-normal-6':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('RISER', 194, True),
+          ('LOSER', 197, True), ('TIMER', 199, True), ('AIDER', 200, True)],
+         (210, 21, 189, 141160, 419, 0), {3: (17, 148), 4: (114, 55262), 5: (79, 85750)}),
+    'tiny-1-hard-5':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
+          ('RISER', 196, True), ('LOSER', 197, True), ('VOTER', 199, True)],
+         (1422, 23, 249, 645284, 2496, 0), {2: (1151, 465528), 3: (191, 101431), 4: (80, 78325)}),
+    'tiny-1-hard-6':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
+          ('RISER', 196, True), ('LOSER', 197, True), ('TIMER', 199, True)],
+         (325, 21, 207, 134532, 527, 0), {2: (97, 3676), 3: (29, 588), 4: (119, 51883), 5: (80, 78385)}),
+    'tiny-1-consistent-5':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
+          ('RISER', 196, True), ('LOSER', 197, True), ('VOTER', 199, True)],
+         (357, 24, 334, 55599, 694, 0), {2: (142, 5606), 3: (144, 15770), 4: (71, 34223)}),
+    'tiny-1-consistent-6':
+        (193, 'TAMER', True, True,
+         [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
+          ('RISER', 196, True), ('LOSER', 197, True), ('TIMER', 199, True)],
+         (219, 24, 195, 44133, 401, 0), {2: (10, 132), 3: (24, 116), 4: (109, 9464), 5: (76, 34421)}),
+    'tiny-2-normal-5':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TAPER', 198, True), ('TIGER', 199, True), ('LATER', 199, True),
+          ('WISER', 200, True), ('INTER', 201, True), ('STEER', 199, False)],
+         (404, 31, 379, 364398, 1745, 0), {2: (46, 6163), 3: (255, 192055), 4: (103, 166180)}),
+    'tiny-2-normal-6':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TAPER', 198, True), ('TIGER', 199, True), ('LATER', 199, True),
+          ('WISER', 200, True), ('INTER', 201, True), ('STEER', 199, False)],
+         (398, 33, 371, 357148, 1731, 0), {2: (1, 0), 3: (35, 1226), 4: (258, 189742), 5: (104, 166180)}),
+    'tiny-2-hard-5':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TIGER', 199, True), ('RIVER', 199, True), ('WISER', 200, True),
+          ('INTER', 201, True), ('DETER', 199, False), ('WIDER', 199, False)],
+         (454, 32, 344, 371102, 1818, 0), {2: (86, 16698), 3: (267, 197892), 4: (101, 156512)}),
+    'tiny-2-hard-6':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TAPER', 198, True), ('TIGER', 199, True), ('WISER', 200, True),
+          ('INTER', 201, True), ('STEER', 199, False), ('DRIER', 199, False)],
+         (403, 32, 372, 347129, 1749, 0), {2: (5, 108), 3: (39, 690), 4: (258, 189819), 5: (101, 156512)}),
+    'tiny-2-consistent-5':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TIGER', 199, True), ('RIVER', 199, True), ('WISER', 200, True),
+          ('INTER', 201, True), ('DETER', 199, False), ('WIDER', 199, False)],
+         (438, 33, 413, 121419, 1559, 0), {2: (99, 2074), 3: (252, 45355), 4: (87, 73990)}),
+    'tiny-2-consistent-6':
+        (193, 'RISER', True, True,
+         [('RISER', 193, True), ('TAPER', 198, True), ('TIGER', 199, True), ('WISER', 200, True),
+          ('INTER', 201, True), ('STEER', 199, False), ('DRIER', 199, False)],
+         (351, 30, 327, 114212, 1403, 0), {2: (4, 36), 3: (28, 32), 4: (229, 40048), 5: (90, 74096)}),
+    'tiny-3-normal-cutoff-195':
+        (None, None, True, False,
+         [('AIDER', 195, False), ('OUTER', 195, False), ('WATER', 195, False), ('POWER', 195, False),
+          ('LOSER', 195, False), ('WISER', 195, False), ('TAPER', 195, False)],
+         (105, 0, 105, 151675, 608, 0), {2: (3, 0), 3: (60, 52135), 4: (42, 99540)}),
+    'tiny-3-normal-cutoff-200':
+        (None, None, True, False,
+         [('TOWER', 200, False), ('POWER', 200, False), ('WISER', 200, False), ('TAPER', 200, False),
+          ('RISER', 200, False), ('PARER', 200, False), ('SANER', 200, False)],
+         (381, 21, 369, 375800, 2273, 0), {2: (57, 7296), 3: (252, 217164), 4: (72, 151340)}),
+    'tiny-3-normal-cutoff-205':
+        (200, 'TOWER', True, True,
+         [('TOWER', 200, True), ('RISER', 202, True), ('WATER', 203, True), ('LOSER', 204, True),
+          ('ROVER', 203, False), ('VOTER', 203, False), ('WIDER', 203, False)],
+         (684, 77, 636, 571036, 3398, 0), {2: (147, 25779), 3: (428, 362137), 4: (109, 183120)}),
+    'tiny-3-hard-cutoff-195':
+        (None, None, True, False,
+         [('AIDER', 195, False), ('OUTER', 195, False), ('WATER', 195, False), ('POWER', 195, False),
+          ('LOSER', 195, False), ('WISER', 195, False), ('TAPER', 195, False)],
+         (105, 0, 102, 148559, 608, 0), {2: (3, 0), 3: (60, 49467), 4: (42, 99092)}),
+    'tiny-3-hard-cutoff-200':
+        (None, None, True, False,
+         [('TOWER', 200, False), ('AIDER', 200, False), ('POWER', 200, False), ('WISER', 200, False),
+          ('TAPER', 200, False), ('RISER', 200, False), ('PARER', 200, False)],
+         (470, 21, 330, 398287, 2362, 0), {2: (129, 24387), 3: (272, 227934), 4: (69, 145966)}),
+    'tiny-3-hard-cutoff-205':
+        (200, 'TOWER', True, True,
+         [('TOWER', 200, True), ('OUTER', 205, False), ('WATER', 205, False), ('LOSER', 205, False),
+          ('WISER', 205, False), ('TAPER', 205, False), ('RISER', 205, False)],
+         (1737, 107, 698, 1021138, 5256, 0), {2: (985, 308116), 3: (642, 536070), 4: (110, 176952)}),
+    'tiny-4-normal-6':
+        (361, 'LATER', True, True,
+         [('LATER', 361, True), ('RIDER', 362, True), ('TOWER', 361, False), ('TIMER', 361, False),
+          ('EATER', 361, False)],
+         (4574, 1087, 3917, 6390713, 18686, 0),
+         {2: (285, 61070), 3: (1960, 1090389), 4: (2147, 4555254), 5: (182, 684000)}),
+    'tiny-4-consistent-6':
+        (363, 'LATER', True, True,
+         [('LATER', 363, True), ('RIDER', 364, True), ('TIMER', 363, False), ('CRIER', 363, False),
+          ('ORDER', 363, False)],
+         (6516, 1436, 5740, 2262789, 21781, 0),
+         {2: (810, 27740), 3: (3059, 290169), 4: (2459, 1555571), 5: (188, 389309)}),
+    'tiny-4-rows':
+        (361, 'LATER', True, True,
+         [('LATER', 361, True), ('RIDER', 362, True), ('TOWER', 361, False), ('TIMER', 361, False),
+          ('ORDER', 361, False)],
+         (4574, 1087, 3917, 6320147, 18686, 0),
+         {2: (285, 0), 3: (1960, 1090389), 4: (2147, 4554858), 5: (182, 674900)}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_search_is_as_pinned(name):
+    assert CASES[name]() == PINS[name]
+
+
+if __name__ == "__main__":
+    from pprint import pformat
+
+    print("PINS: dict[str, tuple] = {")
+    for name, case in CASES.items():
+        text = pformat(case(), width=100, compact=True).replace("\n", "\n" + " " * 8)
+        print(f"    {name!r}:\n        {text},", flush=True)
+    print("}")
