@@ -158,10 +158,11 @@ def test_a_time_limit_stops_the_run_and_a_rerun_goes_further(tmp_path):
     assert again.complete and again.lower == optimum and again.searches_now >= 1
 
 
-def test_buckets_the_greedy_trees_miss_get_the_worst_case_searchs_trees(tmp_path, monkeypatch):
+def test_buckets_the_greedy_trees_and_screens_miss_get_the_worst_case_searchs_trees(tmp_path, monkeypatch):
     pm = random_instance("jotto", 2, 60, 80)
     start = pm.guesses[14]
     monkeypatch.setattr(bounding, "fitted_tree", lambda *args: None)
+    monkeypatch.setattr(bounding._Run, "_screened_tree", lambda run, b, ends: None)
     result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
     check(result, pm, least_total(pm, start, 6), bucket_values(pm, start, 6))
     assert result.complete
@@ -169,6 +170,69 @@ def test_buckets_the_greedy_trees_miss_get_the_worst_case_searchs_trees(tmp_path
         first_trees = [r["how"] for u, r in store.results().items() if u.startswith("upper:")
                        and r["how"] != "search"]
     assert first_trees == ["worst-case"] * len(result.buckets)
+
+
+def _greedy_and_worst_case_miss(monkeypatch) -> None:
+    """Leave every bucket of two or more answers without a repaired greedy or worst-case tree."""
+    fitted = bounding.fitted_tree
+    monkeypatch.setattr(bounding, "fitted_tree",
+                        lambda pm, answers, *args: fitted(pm, answers, *args) if len(answers) == 1 else None)
+    monkeypatch.setattr(bounding._Run, "_worst_case_tree", lambda run, b: None)
+
+
+def _first_trees(tmp_path, pm, start) -> dict[str, str]:
+    """Return how each bucket's first tree of a run was found (by reply)."""
+    with RunStore(tmp_path, bounding.bounds_job(pm, None, None, "normal", 6) | {"start": start}) as store:
+        ups = sorted((r["total"], u.split(":")[1], r["how"]) for u, r in store.results().items()
+                     if u.startswith("upper:"))
+    return {label: how for _, label, how in ups}  # the largest total, the first tree, comes last
+
+
+@pytest.mark.parametrize("game, seed, n_answers, n_guesses, max_guesses", INSTANCES[:2])
+def test_buckets_only_a_screen_finds_trees_for_have_one_after_the_trees_phase(
+        tmp_path, monkeypatch, game, seed, n_answers, n_guesses, max_guesses):
+    """With the greedy and worst-case trees missing, the screens (their checks' budgets growing from
+    one node, round by round) give every bucket a tree before any search: the report has a
+    whole, verified tree; the run then ends as usual."""
+    pm = random_instance(game, seed, n_answers, n_guesses)
+    start = pm.guesses[seed * 7 % n_guesses]
+    _greedy_and_worst_case_miss(monkeypatch)
+    monkeypatch.setattr(bounding, "SCREEN_NODES", 1)
+    monkeypatch.setattr(bounding._Run, "searches", lambda run: None)
+    optimum, values = least_total(pm, start, max_guesses), bucket_values(pm, start, max_guesses)
+    trees = bound_start(pm, start, max_guesses=max_guesses, run_dir=tmp_path, workers=1, memo_mb=1)
+    check(trees, pm, optimum, values)
+    assert trees.upper is not None and trees.gap is not None and trees.tree is not None
+    assert {b.upper_how for b in trees.buckets if len(b.answers) > 1} == {"screen"}
+    monkeypatch.undo()
+    done = bound_start(pm, start, max_guesses=max_guesses, run_dir=tmp_path, workers=1, memo_mb=1)
+    check(done, pm, optimum, values)
+    assert done.complete and done.lower == optimum
+
+
+def test_a_screen_out_of_time_goes_on_at_the_levels(tmp_path, monkeypatch, quick):
+    """A screen given no time checks one candidate per turn (two candidates, from a one-node budget
+    per check): the buckets left without a tree get theirs from their screens' next turns, level
+    by level, unless a search settles them first."""
+    pm = random_instance("jotto", 2, 60, 80)
+    start = pm.guesses[14]
+    _greedy_and_worst_case_miss(monkeypatch)
+    monkeypatch.setattr(bounding, "SCREEN_SECONDS", 0.0)
+    monkeypatch.setattr(bounding, "SCREEN_NODES", 1)
+    monkeypatch.setattr(bounding, "SCREEN_CANDIDATES", 2)
+    turns: dict[int, int] = {}
+    run = bounding._Screen.run
+
+    def counted(screen, ends):
+        turns[id(screen)] = turns.get(id(screen), 0) + 1
+        return run(screen, ends)
+
+    monkeypatch.setattr(bounding._Screen, "run", counted)
+    result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
+    check(result, pm, least_total(pm, start, 6), bucket_values(pm, start, 6))
+    assert result.complete
+    assert max(turns.values()) > 1
+    assert "screen" in _first_trees(tmp_path, pm, start).values()
 
 
 def test_no_strategy_within_the_guesses_is_proven_by_a_bound(tmp_path):

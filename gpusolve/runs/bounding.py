@@ -13,11 +13,15 @@ finished and a rerun goes further:
 
 1. **Bucket bounds**: the start word's first-pass and (normal, consistent mode) second-pass
    bounds per bucket (``gpusolve.search.bounds``); unit ``bounds``.
-2. **Bucket trees**: a subtree per bucket that finds every answer within the guesses left: the
-   greedy entropy tree (``gpusolve.search.greedy``), repaired where it runs too deep by trying
-   the next best guesses by entropy (``fitted_tree``), else the worst-case search's tree
-   (``gpusolve.search.worstcase``; a bucket where neither finds one in time gets its first tree
-   from a search below); units ``upper:REPLY:TOTAL``.
+2. **Bucket trees**: a subtree per bucket that finds every answer within the guesses left, the
+   quickest first, so that a whole tree (an upper bound) exists early: the greedy entropy tree
+   (``gpusolve.search.greedy``) where it fits, else a screen's tree (``_Screen``: first guesses
+   checked in rounds, every reply's answers by the worst-case search under a node budget
+   growing each round, until one works; ``SCREEN_SECONDS``), else the worst-case search's
+   (``gpusolve.search.worstcase``, ``TREE_SECONDS``); then, for those, the greedy tree repaired
+   where it runs too deep by trying the next best guesses by entropy (``fitted_tree``), where it
+   is better. A bucket still without a tree goes on with its screen at every level below,
+   before its searches. Units ``upper:REPLY:TOTAL``.
 3. **Bucket searches**: the exact search (``gpusolve.search.optimal.solve`` on the position
    after the start word's reply) with a cutoff ``C`` and a time limit. It either finds V < C
    exactly, with its optimal subtree (units ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves
@@ -68,10 +72,21 @@ TREE_NARROWING = 8
 
 TREE_SECONDS = 60.0
 """The time the worst-case search gets to find a bucket a tree within the guesses left where the
-repaired greedy tree does not (seconds)."""
+repaired greedy tree and the screen do not (seconds)."""
 
 TREE_PAIR_MB = 64
 """The worst-case search's pair cache there (MiB)."""
+
+SCREEN_CANDIDATES = 160
+"""First guesses a bucket's screen tries where the repaired greedy tree runs too deep: the best by
+entropy and the best by largest bucket, alternately, this many of each."""
+
+SCREEN_NODES = 1_000
+"""The node budget of each check in a screen's first round; ``LEVEL_GROWTH`` times more each round."""
+
+SCREEN_SECONDS = 600.0
+"""The time a bucket's screen gets in the trees phase (seconds); a bucket still without a tree goes
+on with it at every level, before its searches."""
 
 BOUNDS_PHASE = "bucket bounds"
 TREES_PHASE = "bucket trees"
@@ -95,7 +110,8 @@ class Bucket:
     """What proves the lower bound: first-pass, second-pass or search (at a cutoff, or exact)."""
     upper: int | None = None
     upper_how: str = ""
-    """Where the subtree comes from: greedy (repaired where too deep), worst-case or search (exact)."""
+    """Where the subtree comes from: greedy (repaired where too deep), worst-case, screen or search
+    (exact)."""
     tree: Tree | None = None
     level: int = 0
     """The next level of search time this bucket gets."""
@@ -286,6 +302,8 @@ class _Run:
                         for p in np.unique(replies) if p != pm.game.solved]
         self.by_label = {b.label: b for b in self.buckets}
         self.first_pass = self.second_pass = None
+        self.screens: dict[str, _Screen | None] = {}
+        """Each bucket's screen under way (None: the worst-case search cannot play these lists)."""
         self._load()
 
     # --- the store's facts --------------------------------------------------------------------
@@ -378,21 +396,33 @@ class _Run:
     # --- phase 2: trees -----------------------------------------------------------------------
 
     def trees(self) -> None:
-        """Record a subtree within the guesses left for every bucket lacking one, smallest first."""
+        """Record a subtree within the guesses left for every bucket lacking one, the quickest
+        first: the greedy trees that fit of all, smallest first, then the screens' and the
+        worst-case search's trees of the buckets still lacking one; then, for those, the repaired
+        greedy tree where it is better."""
         todo = sorted((b for b in self.buckets if b.upper is None and b.lower < INF),
                       key=lambda b: len(b.answers))
-        done = len(self.buckets) - len(todo)
-        for b in todo:
-            self._check_time()
-            self._report(TREES_PHASE, done, len(self.buckets))
-            found = fitted_tree(self.pm, b.answers, self.max_guesses - 1, self.mode)
-            how = "greedy"
-            if found is None:
-                found, how = self._worst_case_tree(b), "worst-case"
-            if found is not None:
-                self._save(b, [self._upper_fact(found[0], found[1], how)])
-            done += 1
-        self._report(TREES_PHASE, done, len(self.buckets))
+        for how, find in (("greedy", lambda b: self._fitted_tree(b, 0)),
+                          ("screen", lambda b: self._screened_tree(b, time.monotonic() + SCREEN_SECONDS)),
+                          ("worst-case", self._worst_case_tree)):
+            for b in [b for b in todo if b.upper is None]:
+                self._tree_from(b, how, find)
+        for b in [b for b in todo if b.upper is not None and b.upper_how != "greedy"]:
+            self._tree_from(b, "greedy", lambda b: self._fitted_tree(b, TREE_WIDTH))
+        self._report(TREES_PHASE, sum(b.upper is not None for b in self.buckets), len(self.buckets))
+
+    def _tree_from(self, b: Bucket, how: str, find) -> None:
+        """Record the tree ``find(b)`` finds for bucket ``b`` (if any) where it is its best."""
+        self._check_time()
+        self._report(TREES_PHASE, sum(b.upper is not None for b in self.buckets), len(self.buckets))
+        found = find(b)
+        if found is not None and (b.upper is None or found[1] < b.upper):
+            self._save(b, [self._upper_fact(found[0], found[1], how)])
+
+    def _fitted_tree(self, b: Bucket, width: int) -> tuple[Tree, int] | None:
+        """Return (bucket ``b``'s greedy tree, repaired with ``width`` guesses where it runs too
+        deep, its total), or None where it still does."""
+        return fitted_tree(self.pm, b.answers, self.max_guesses - 1, self.mode, width)
 
     def _worst_case_tree(self, b: Bucket) -> tuple[Tree, int] | None:
         """Return (a tree of bucket ``b`` within the guesses left, its total) from the worst-case
@@ -406,6 +436,24 @@ class _Run:
         except (Infeasible, GpusolveError):  # none within the guesses left, or not in time
             return None
         return found.tree, sum(k for _, k in scores(found.tree))
+
+    def _screened_tree(self, b: Bucket, ends: float) -> tuple[Tree, int] | None:
+        """Return (a tree of bucket ``b`` within the guesses left, its total) from its screen, or
+        None where it finds none by ``ends`` (``time.monotonic()``; the run's time limit too) or
+        cannot (the screen goes on from there next time)."""
+        if b.label not in self.screens:
+            try:
+                self.screens[b.label] = _Screen(self.pm, b.answers, self.max_guesses - 1, self.mode) \
+                    if self.max_guesses >= 3 else None
+            except GpusolveError:  # the worst-case search needs every answer among the guesses
+                self.screens[b.label] = None
+        screen = self.screens[b.label]
+        if self.deadline is not None:
+            ends = min(ends, self.deadline)
+        found = None if screen is None else screen.run(ends)
+        if found is not None:
+            del self.screens[b.label]
+        return found
 
     def _upper_fact(self, tree: Tree, total: int, how: str) -> tuple[str, int, dict, Tree]:
         """Return the fact of a bucket's subtree ``tree`` of ``total`` found by ``how``."""
@@ -428,10 +476,15 @@ class _Run:
             level += 1
 
     def _attempt(self, b: Bucket, level: int) -> None:
-        """Spend the level's time on bucket ``b``: a search at its tree's total the first time,
-        else searches raising its bound by 1, 2, 4, ... while they succeed."""
+        """Spend the level's time on bucket ``b``: its screen first where it has no tree yet, then
+        a search at its tree's total the first time, else searches raising its bound by 1, 2, 4,
+        ... while they succeed."""
         allowed = SEARCH_SECONDS * LEVEL_GROWTH ** level
         ends = time.monotonic() + allowed
+        if b.upper is None:
+            found = self._screened_tree(b, ends)
+            if found is not None:
+                self._save(b, [self._upper_fact(found[0], found[1], "screen")])
         step = b.gap if b.level == 0 and b.upper is not None else 1
         while not b.exact:
             self._check_time()
@@ -508,12 +561,108 @@ class _Run:
         return node
 
 
+class _Screen:
+    """A bucket's search for a first guess after which every reply's answers can be found within
+    the guesses left, for buckets whose greedy trees run too deep and whose worst-case search
+    takes too long (it proves each guess that does not work, however costly): the candidates are
+    checked in rounds, each reply's answers by the worst-case search under a node budget
+    (``Within``); a candidate proven not to work is dropped, one not settled goes to the next
+    round, with ``LEVEL_GROWTH`` times the budget."""
+
+    def __init__(self, pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str) -> None:
+        from ..search.worstcase import Within
+
+        self.pm, self.answers, self.depth, self.mode = pm, answers, depth, mode
+        self.within = Within(pm, depth - 1, mode, TREE_PAIR_MB)
+        self.todo = screen_candidates(pm, answers, mode)[::-1]
+        """This round's candidates (guess rows) left, the next one last."""
+        self.kept: list[int] = []
+        """This round's candidates not settled, for the next round."""
+        self.nodes = SCREEN_NODES
+        self.unsettled: dict[bytes, int] = {}
+        """The largest budget that did not settle a set of answers (by its columns' bytes)."""
+
+    def run(self, ends: float) -> tuple[Tree, int] | None:
+        """Return (a tree of the bucket within the depth, its total) once a candidate works; None
+        when none is left or, after at least one candidate, at ``ends`` (``time.monotonic()``)."""
+        while self.todo or self.kept:
+            if not self.todo:
+                self.todo, self.kept = self.kept[::-1], []
+                self.nodes *= LEVEL_GROWTH
+            guess = self.todo.pop()
+            works = self.works(guess)
+            if works:
+                return self.tree(guess)
+            if works is None:
+                self.kept.append(guess)
+            if time.monotonic() >= ends:
+                return None
+        return None
+
+    def parts(self, guess: int) -> list[np.ndarray]:
+        """Return the answers of each reply to guess row ``guess`` but the solved one, largest first."""
+        replies = self.pm.codes[guess, self.answers]
+        found, counts = np.unique(replies, return_counts=True)
+        return [self.answers[replies == p] for p in found[np.argsort(-counts, kind="stable")]
+                if p != self.pm.game.solved]
+
+    def works(self, guess: int) -> bool | None:
+        """Return whether every reply's answers after guess row ``guess`` can be found within the
+        guesses left (None: not settled within the round's budget)."""
+        parts = self.parts(guess)
+        if len(parts) == 1 and len(parts[0]) == len(self.answers):
+            return False
+        for part in parts:
+            key = part.tobytes()
+            if self.unsettled.get(key, 0) >= self.nodes:
+                return None
+            found = self.within.check(part, self.nodes)
+            if found is None:
+                self.unsettled[key] = self.nodes
+                return None
+            if not found:
+                return False
+        return True
+
+    def tree(self, guess: int) -> tuple[Tree, int]:
+        """Return (the bucket's tree with first guess row ``guess``, which works, its total): each
+        reply's greedy tree where it fits in the guesses left, else the worst-case search's."""
+        from ..search.greedy import greedy_tree
+
+        pm = self.pm
+        node, total = Node(pm.guesses[guess], len(self.answers)), len(self.answers)
+        if pm.game.solved in pm.codes[guess, self.answers]:
+            node.branches[pm.game.solved] = pm.guesses[guess]
+        for part in self.parts(guess):
+            sub = greedy_tree(pm, "entropy", self.mode, answers=part)
+            found = [k for _, k in scores(sub)]
+            if max(found) > self.depth - 1:
+                sub = self.within.tree(part)
+                found = [k for _, k in scores(sub)]
+            node.branches[int(pm.codes[guess, part[0]])] = sub
+            total += sum(found)
+        node.branches = dict(sorted(node.branches.items()))
+        return node, total
+
+
+def screen_candidates(pm: PatternMatrix, answers: np.ndarray, mode: str) -> list[int]:
+    """Return the guess rows a screen of ``answers`` tries, in order: the best by entropy and the
+    best by largest bucket, alternately, ``SCREEN_CANDIDATES`` of each (repeats once)."""
+    from ..search.metrics import partition_table, ranking
+
+    rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
+        np.arange(pm.shape[0], dtype=np.int32)
+    table = partition_table(pm, answers, rows)
+    both = np.stack([ranking(table, metric)[:SCREEN_CANDIDATES] for metric in ("entropy", "max")], axis=1)
+    return list(dict.fromkeys(int(rows[i]) for i in both.ravel()))
+
+
 def fitted_tree(pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str = "normal",
                 width: int = TREE_WIDTH) -> tuple[Tree, int] | None:
     """Return (a tree finding every one of ``answers`` within ``depth`` guesses, its total), or
     None where none is found: the greedy entropy tree, or where it runs too deep, the best of the
-    ``width`` best guesses by entropy, each with such trees below it (``TREE_NARROWING`` times
-    fewer guesses tried there)."""
+    ``width`` best guesses by entropy (none: 0), each with such trees below it (``TREE_NARROWING``
+    times fewer guesses tried there)."""
     from ..search.greedy import greedy_tree
     from ..search.metrics import partition_table, ranking
 
@@ -526,6 +675,8 @@ def fitted_tree(pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str = 
     found = [k for _, k in scores(tree)]
     if max(found) <= depth:
         return tree, sum(found)
+    if not width:
+        return None
     rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
         np.arange(pm.shape[0], dtype=np.int32)
     best = None
