@@ -23,7 +23,8 @@ from gpusolve.core.backend import CpuBackend, CudaBackend
 from gpusolve.core.games import make_game
 from gpusolve.core.patterns import PatternMatrix
 from gpusolve.core.trees import scores
-from gpusolve.search.worstcase import _search, worst_case
+from gpusolve.core.verify import verify_tree
+from gpusolve.search.worstcase import Within, _search, worst_case
 
 SOLVED = 242
 
@@ -136,6 +137,43 @@ def _check_all_depths(small_pm, inst, consistent, pair_mb):
     assert result.depth == want and result.refuted == list(range(1, want))
     got = dict(scores(result.tree))
     assert sorted(got) == sorted(pm.answers) and max(got.values()) == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(instance(), st.booleans(), st.sampled_from([1, 5, 50]), st.data())
+def test_within_is_right_when_it_settles_and_its_trees_fit(small_pm, inst, consistent, nodes, data):
+    """A check under a node budget says what brute force says or nothing (None); a roomy budget
+    always settles; the memo shared with earlier, cut-short checks changes no answer; the tree of
+    a set found within the depth verifies within it."""
+    pm = tiny_pm(small_pm, inst)
+    mode = "consistent" if consistent else "normal"
+    brute = Brute(pm, consistent)
+    depth = data.draw(st.integers(1, 4))
+    within = Within(pm, depth, mode, pair_mb=1)
+    subsets = [np.arange(pm.shape[1], dtype=np.int32)] + [
+        np.array(sorted(data.draw(st.sets(st.integers(0, pm.shape[1] - 1), min_size=1))), np.int32)
+        for _ in range(2)]
+    for members in subsets:
+        want = brute.depth(frozenset(int(a) for a in members)) <= depth
+        assert within.check(members, nodes) in (None, want)
+    for members in subsets:
+        want = brute.depth(frozenset(int(a) for a in members)) <= depth
+        assert within.check(members, 10**9) == want
+        if want:
+            tree = within.tree(members)
+            assert sorted(dict(scores(tree))) == sorted(pm.answers[a] for a in members)
+            assert max(k for _, k in scores(tree)) <= depth
+            if len(members) == pm.shape[1]:
+                assert verify_tree(tree, pm, mode, depth) == []
+
+
+def test_within_leaves_hard_sets_unsettled_on_a_small_budget(small_pm):
+    """SCORE SHORE SNORE SPORE STORE SWORE with BLUNT: 5 guesses needed, not settled in 3 nodes."""
+    pm = tiny_pm(small_pm, ([1668, 1732, 1822, 1878, 1936, 1988], [231]))
+    members = np.arange(pm.shape[1], dtype=np.int32)
+    assert Within(pm, 4, pair_mb=1).check(members, 3) is None
+    assert Within(pm, 4, pair_mb=1).check(members, 10**9) is False
+    assert Within(pm, 5, pair_mb=1).check(members, 10**9) is True
 
 
 @settings(max_examples=60, deadline=None)

@@ -131,6 +131,10 @@ def optimal_tree(
         "suffice against a look-ahead adversary).")] = "total",
     rank: Annotated[bool, typer.Option(
         "--rank", help="Rank many start words by exact total (resumable, on a Dask cluster).")] = False,
+    bounds: Annotated[bool, typer.Option(
+        "--bounds", help="With --start: where the exact search cannot finish, bound the total instead: a "
+        "resumable run (--run-dir, --time-limit) reporting a proven lower bound and the best tree found "
+        "(--out), bucket by bucket of the first guess.")] = False,
     words: Annotated[str | None, typer.Option(
         "--words", help="With --rank: these start words, W1,W2,...")] = None,
     words_file: Annotated[Path | None, typer.Option(
@@ -156,7 +160,10 @@ def optimal_tree(
         quiet=quiet,
         objective=objective, rank=rank, start=start, state=state,
         alternatives=(4 if state else 0) if alternatives is None else alternatives,
-        time_limit=time_limit, out=out, fmt=fmt, show=levels, pair_mb=pair_mb)
+        time_limit=time_limit, out=out, fmt=fmt, show=levels, pair_mb=pair_mb, bounds=bounds)
+    if bounds and (objective != "total" or rank):
+        raise GpusolveError("--bounds bounds the total of one first guess: it takes no --rank and the "
+                            "objective total")
     if objective == "worst-case":
         return _worst_case(o)
     if objective != "total":
@@ -170,6 +177,8 @@ def optimal_tree(
         return exact_ranking(o)
     if words or words_file:
         raise GpusolveError("--words and --words-file go with --rank")
+    if bounds:
+        return _bounds(o)
     return _optimal(o)
 
 
@@ -305,6 +314,50 @@ def _prove(pm, o: TreeOptions, candidates: int | None) -> None:
     console.print(f"run directory {proof.run_dir} ({proof.searched_now:,} start words searched now)")
     if o.out and result is not None:
         console.print(f"tree written to {o.out}")
+
+
+def _bounds(o: TreeOptions) -> None:
+    """Run ``--bounds``: bound the --start word's total in a resumable run, then show the bounds,
+    write the tree and say what is proven."""
+    from ..core.limits import check_memo_mb, check_workers
+    from ..core.treefiles import save_tree
+    from ..runs.bounding import bound_start, check_fits
+
+    if o.start is None or o.state or o.cutoff is not None or o.alternatives:
+        raise GpusolveError("--bounds bounds the total of one first guess: it takes --start, and no --state, "
+                            "--cutoff or --alternatives")
+    check_workers(o.workers)
+    check_memo_mb(o.memo)
+    check_outputs((o.out, "tree"))
+    workers = o.workers or 2
+    pm = o.lists.matrix(fits=lambda game, g, a: check_fits(game, g, a, workers, o.memo, o.max_guesses))
+    with ProgressDisplay(not (o.quiet or o.json)) as progress:
+        result = bound_start(pm, o.start, o.lists.guesses, o.lists.answers, mode=o.mode,
+                             max_guesses=o.max_guesses, run_dir=o.run_dir, seconds=o.time_limit,
+                             workers=workers, memo_mb=o.memo, progress=progress)
+    if result.infeasible:
+        raise Infeasible(result.statement())
+    if o.out and result.tree is not None:
+        save_tree(o.out, result.tree, pm.game, o.fmt, mode=o.mode,
+                  guesses=o.lists.guesses or pm.game.default_guesses,
+                  answers=o.lists.answers or pm.game.default_answers, max_guesses=o.max_guesses)
+    if o.json:
+        print_json(result.as_dict())
+    else:
+        console.print(f"first guess {result.start} over {counted(result.n_answers, 'answer')}: "
+                      f"first-pass bound {result.first_pass:,}, second-pass bound {result.second_pass:,}")
+        upper = "no whole tree yet" if result.upper is None else \
+            f"best tree {result.upper:,}, gap {result.gap:,}"
+        console.print(f"proven lower bound {result.lower:,}; {upper}")
+        console.print(f"proven: {result.statement()}")
+        stopped = "" if result.stopped is None else f"; stopped by the {result.stopped}"
+        more = "" if result.complete else "; run the same command again to go further"
+        console.print(f"run directory {result.run_dir} ({result.searches_now:,} bucket searches now"
+                      f"{stopped}{more})")
+        if o.out and result.tree is not None:
+            console.print(f"tree written to {o.out}")
+    if result.stopped == "interrupted":
+        raise KeyboardInterrupt(f"kept in {result.run_dir}: run the same command again to resume")
 
 
 def _check_size(game, g: int, a: int, n: int, played: int, o: TreeOptions) -> None:

@@ -83,3 +83,5 @@ class TreeOptions(RunOptions):
     show: int = 0
     """Levels of the tree printed as text (--show)."""
     pair_mb: int | None = None
+    bounds: bool = False
+    """--bounds: bound the --start word's total in a resumable run (``gpusolve.runs.bounding``)."""

@@ -243,6 +243,31 @@ class _Search:
         return node
 
 
+class Within:
+    """Whether answer sets can be found within ``depth`` guesses: checks under a node budget each,
+    all on one search, whose memo keeps what every finished check proved (normal or consistent
+    mode, no symmetries: the sets are any sets)."""
+
+    def __init__(self, pm: PatternMatrix, depth: int, mode: str = "normal", pair_mb: int = DEFAULT_PAIR_MB
+                 ) -> None:
+        self.search = _search(pm, mode, None, None, pair_mb, symmetry=False)
+        self.depth = depth
+
+    def check(self, members: np.ndarray, nodes: int) -> bool | None:
+        """Return whether every answer of ``members`` (answer columns) can be found within the
+        depth, or None where ``nodes`` nodes do not settle it."""
+        s = self.search
+        s.budget = Budget(nodes)
+        found = s.solvable(members, self.depth)
+        return None if s.budget.stopped else found
+
+    def tree(self, members: np.ndarray) -> Tree:
+        """Return a tree finding every answer of ``members`` within the depth (where ``check`` found
+        one exists)."""
+        self.search.budget = Budget()
+        return self.search.tree(members, self.depth)
+
+
 def _search(pm: PatternMatrix, mode: str, guesses: np.ndarray | None, budget: Budget | int | None,
             pair_mb: int = DEFAULT_PAIR_MB, symmetry: bool = True) -> _Search:
     if mode == "hard":
