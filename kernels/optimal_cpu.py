@@ -310,8 +310,10 @@ def _move_slot(memo, i, j):
     mk1, mk2, mval, mguess, mflag, msize, mwork, mdepth, mlen, mpath, mrule, _ = memo
     mk1[j], mk2[j], mval[j], mguess[j], mflag[j] = mk1[i], mk2[i], mval[i], mguess[i], mflag[i]
     msize[j], mwork[j], mdepth[j], mlen[j] = msize[i], mwork[i], mdepth[i], mlen[i]
-    mpath[j, :] = mpath[i]
-    mrule[j, :] = mrule[i]
+    for t in range(mpath.shape[1]):  # loops, not slices: a slice compiles its shape error's message
+        mpath[j, t] = mpath[i, t]
+    for t in range(mrule.shape[1]):
+        mrule[j, t] = mrule[i, t]
     mflag[i] = EMPTY
 
 
