@@ -379,20 +379,21 @@ def test_cli_export_writes_a_run_directorys_table_finished_or_not(tmp_path, list
 # --- stopped at any point, then resumed ---------------------------------------------------------------
 
 LOGGED = """
-import os, sys
+import os, sys, time
 from gpusolve.runs import units
 computed = units.UNITS["reference-exact"]
 def logged(pm, job, rows, memo, threads=None):
     out = computed(pm, job, rows, memo, threads=threads)
     with open(os.environ["UNIT_LOG"], "a") as log:
         log.write("".join(pm.guesses[r] + "\\n" for r in rows))
+    time.sleep(0.1 * len(rows))  # a quick machine's run is still under way when the signal comes
     return out
 units.UNITS["reference-exact"] = logged
 from gpusolve.cli import main
 sys.argv[0] = "gpusolve"
 main()
 """
-"""The command line, each start word it computes written to $UNIT_LOG."""
+"""The command line, each start word it computes written to $UNIT_LOG (a tenth of a second each)."""
 
 
 def _finished(db: Path) -> set[str]:
