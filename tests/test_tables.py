@@ -386,14 +386,14 @@ def logged(pm, job, rows, memo, threads=None):
     out = computed(pm, job, rows, memo, threads=threads)
     with open(os.environ["UNIT_LOG"], "a") as log:
         log.write("".join(pm.guesses[r] + "\\n" for r in rows))
-    time.sleep(0.1 * len(rows))  # a quick machine's run is still under way when the signal comes
+    time.sleep(0.5 * len(rows))  # a quick machine's run is still under way when the signal comes
     return out
 units.UNITS["reference-exact"] = logged
 from gpusolve.cli import main
 sys.argv[0] = "gpusolve"
 main()
 """
-"""The command line, each start word it computes written to $UNIT_LOG (a tenth of a second each)."""
+"""The command line, each start word it computes written to $UNIT_LOG (half a second each)."""
 
 
 def _finished(db: Path) -> set[str]:
