@@ -67,7 +67,9 @@ What the first run compiles (issue 29; ``scripts/compile_table.py`` prints it): 
 function once per distinct argument types and links a copy of every function it calls into the
 caller's code, which it optimizes again. So the phases (``_phase``) have no wrapper for Python (only
 compiled code calls them), ``_node`` is the one function Python calls (after ``_load_root``: no
-compiled caller re-optimizes the whole search), calls between compiled functions pass plain
+compiled caller re-optimizes the whole search) besides the small pieces the Python driver of large
+sets shares with it (``closed_form``, ``bucket_floor``, ``sort_keys``, and its look-up and settle as
+``look_up_set`` and ``settle_set``), calls between compiled functions pass plain
 ``int64`` (``np.int64(...)``), never a literal constant nor a counter that starts at a literal:
 numba compiles a function again for each literal value an argument takes, and for the literal a
 counter starts with while it infers the types; and a workspace without symmetries (``sym`` and

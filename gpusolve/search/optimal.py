@@ -4,6 +4,9 @@ The compiled search (``kernels/optimal_cpu.py``) computes the value of one answe
 module drives the top level: the first guess (given, or tried in order of a cheap bound with
 a cutoff), the buckets under it in parallel worker threads (the kernels release the GIL;
 each worker has its own memo), progress, Ctrl-C, and the tree of the optimal strategy.
+Sets of ``FIRST_PASS_MIN_ANSWERS`` answers or more are searched here guess by guess with the
+kernel's own pieces: its closed forms, sort key, bucket floors, and its memo (their values are
+entries of the first worker's table, found and stored by the kernel's look-up and settle).
 """
 
 from __future__ import annotations
