@@ -67,7 +67,9 @@ What the first run compiles (issue 29; ``scripts/compile_table.py`` prints it): 
 function once per distinct argument types and links a copy of every function it calls into the
 caller's code, which it optimizes again. So the phases (``_phase``) have no wrapper for Python (only
 compiled code calls them), ``_node`` is the one function Python calls (after ``_load_root``: no
-compiled caller re-optimizes the whole search), calls between compiled functions pass plain
+compiled caller re-optimizes the whole search) besides the small pieces the Python driver of large
+sets shares with it (``closed_form``, ``bucket_floor``, ``sort_keys``, and its look-up and settle as
+``look_up_set`` and ``settle_set``), calls between compiled functions pass plain
 ``int64`` (``np.int64(...)``), never a literal constant nor a counter that starts at a literal:
 numba compiles a function again for each literal value an argument takes, and for the literal a
 counter starts with while it infers the types; and a workspace without symmetries (``sym`` and
@@ -389,6 +391,19 @@ def _memo_write(memo, same, k1, k2, flag, value, guess, size, work, d, path, ple
 
 
 @_phase
+def _store(at, flag, value, guess, work, params, stats, glob, moves, shared, memo):
+    """Store the node's exact value (``flag`` EXACT, with its best guess or -1) or lower bound (LOWER)
+    in the memo with the ``work`` it took, keyed and recorded as its look-up finds it."""
+    plen = params[P_PATH0] + at.level
+    if params[P_MODE] == HARD and moves.rule.shape[0] > 0:
+        _combined_rule(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch)
+    same = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[at.level], at.lo, at.n, at.d, moves.path,
+                      plen, moves.rule)
+    _memo_write(memo, same, at.k1, at.k2, flag, value, guess, at.n, work, at.d, moves.path, plen, moves.rule,
+                stats)
+
+
+@_phase
 def _settle(at, flag, value, guess, params, stats, stop, glob, moves, shared, canon, memo):
     """Return ``value``, the node's exact value (``flag`` EXACT, with its best guess or -1) or a lower
     bound (LOWER), once stored in the memo with the work spent on it (under its least image too
@@ -400,13 +415,8 @@ def _settle(at, flag, value, guess, params, stats, stop, glob, moves, shared, ca
         return value
     level, n, d = at.level, at.n, at.d
     plen = params[P_PATH0] + level
-    if params[P_MODE] == HARD and moves.rule.shape[0] > 0:
-        _combined_rule(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch)
-    same = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, d, moves.path, plen,
-                      moves.rule)
     spent = _spent(stats, at.w0)
-    _memo_write(memo, same, at.k1, at.k2, flag, value, guess, n, spent, d, moves.path, plen, moves.rule,
-                stats)
+    _store(at, flag, value, guess, spent, params, stats, glob, moves, shared, memo)
     if canon is not None and canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
@@ -544,18 +554,33 @@ def _repeats(mat, base, answers, mark, stats, most):
 # ---- the phases of a node, in the order ``_node`` runs them ---------------------------------------
 
 
-@_phase
-def _few(level, lo, n, d, answer_rows, glob, stats):
-    """Return V of a set of one or two answers, or with one guess left (closed forms: 1, 3, ``INF``)."""
-    if n == 1:
-        if level == 0:
-            stats[S_BEST] = answer_rows[glob[level, lo]]
+@njit(cache=True, nogil=True)
+def closed_form(n, d):
+    """Return V of a set of ``n`` answers with ``d`` guesses left where a closed form gives it, else -1:
+    one answer 1 (guessed now), two answers 3, none left or only one for two answers or more ``INF``."""
+    if n == 1 and d >= 1:
         return 1
     if d <= 1:
         return INF
-    if level == 0:
+    return 3 if n == 2 else -1
+
+
+@njit(cache=True, nogil=True)
+def bucket_floor(m, left, most):
+    """Return the least total of a bucket of ``m`` answers within ``left`` guesses when no guess gives
+    more than ``most`` unsolved replies on it: its level bound (``kernels.levels``), exact for one or
+    two answers (their closed forms)."""
+    return level_bound(m, left, most, 1)
+
+
+@_phase
+def _few(level, lo, n, d, answer_rows, glob, stats):
+    """Return V of a set of one or two answers, or with one guess left (``closed_form``), its answer
+    the best guess at the root where it has one."""
+    value = closed_form(n, d)
+    if level == 0 and value < INF:
         stats[S_BEST] = answer_rows[glob[level, lo]]
-    return 3
+    return value
 
 
 @_phase
@@ -568,16 +593,22 @@ def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, shared
     by_depth[d, D_NODES] += 1
     if cg >= 0:
         hard_rule(params, shared.glet, cg, cp, moves.scratch)  # checked lazily, where a guess splits S
+    k1, k2 = _set_keys(glob[level], lo, n, d, params[P_PATH0] + level, params, moves, shared)
+    return Node(level, lo, n, d, cg, cp, k1, k2, w0)
+
+
+@_phase
+def _set_keys(members, lo, n, d, plen, params, moves, shared):
+    """Return the memo keys of the set ``members[lo:lo + n]`` with ``d`` guesses left, reached by the
+    moves ``moves.path[:plen]`` (in hard mode with their rule, left in ``moves.rule``)."""
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     for i in range(lo, lo + n):
-        h1 += shared.zob1[glob[level, i]]
-        h2 += shared.zob2[glob[level, i]]
+        h1 += shared.zob1[members[i]]
+        h2 += shared.zob2[members[i]]
     if params[P_MODE] == HARD:
-        plen = params[P_PATH0] + level
         h1 += _hard_key(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch) * _MIX
-    k1, k2 = _memo_key(h1, h2, d, params)
-    return Node(level, lo, n, d, cg, cp, k1, k2, w0)
+    return _memo_key(h1, h2, d, params)
 
 
 @_phase
@@ -752,6 +783,22 @@ def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def sort_key(bound, squares):
+    """Return the key guesses are tried in order of: their bound (all alike above ``KEY_MAX``), then the
+    sum of their squared bucket sizes (below 2**32)."""
+    return min(bound, KEY_MAX) * (1 << 32) + squares
+
+
+@njit(cache=True, nogil=True)
+def sort_keys(bounds, squares):
+    """Return the ``sort_key`` of each guess from its bound and sum of squared bucket sizes."""
+    out = np.empty(bounds.shape[0], np.int64)
+    for j in range(bounds.shape[0]):
+        out[j] = sort_key(bounds[j], squares[j])
+    return out
+
+
 @_phase
 def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
     """Record guess row ``g`` as kept number ``j`` (its replies already at ``out[j * n:]``, copied to
@@ -761,7 +808,7 @@ def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
         outT[i, j] = out[dst + i]
     rowg[j] = g
     lbs[j] = lb
-    keys[j] = lb * (1 << 32) + squares
+    keys[j] = sort_key(lb, squares)
 
 
 @_phase
@@ -944,7 +991,7 @@ def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
         lb = n + level_bound(n - s, d - 1, most, nb - s)
         if lb > lbs[level, j]:
             lbs[level, j] = lb
-            keys[level, j] = min(lb, KEY_MAX) * (1 << 32) + (keys[level, j] & 0xFFFFFFFF)
+            keys[level, j] = sort_key(lb, keys[level, j] & 0xFFFFFFFF)
 
 
 @_phase
@@ -1037,7 +1084,7 @@ def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
         if bounds.bcode[level, b] == params[P_SOLVED]:
             bounds.blb[level, b] = 0
             continue
-        lbv = level_bound(m, d - 1, most, 1)
+        lbv = bucket_floor(m, d - 1, most)
         if m >= 3:
             start = bounds.bstart[level, b]
             x1 = np.uint64(0)
@@ -1263,6 +1310,32 @@ def solve_set(answers: np.ndarray, d: int, beta: int, guesses: np.ndarray, share
     return _node(0, 0, len(answers), int(d), int(beta), -1, -1, shared, work, memo)
 
 
+@njit(cache=True, nogil=True)
+def look_up_set(glob, d, beta, params, stats, moves, shared, memo):
+    """Return (V if below ``beta``, else a lower bound; whether that decides the set; its best guess row
+    or -1) of the set ``glob[0]`` with ``d`` guesses left from the memo and the level bound, as a node
+    finds them (``_look_up``, ``_first_bound``): for sets the caller searches itself, reached by the
+    moves ``moves.path[:params[P_PATH0]]``."""
+    n = glob.shape[1]
+    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, shared)
+    at = Node(np.int64(0), np.int64(0), n, d, np.int64(-1), np.int64(-1), k1, k2, np.int64(0))
+    slot = _look_up(at, beta, params, glob, moves, shared, memo, None)
+    known, decided = _first_bound(at, slot, beta, params, stats, memo)
+    exact = decided and slot >= 0 and memo.mflag[slot] == EXACT
+    return known, decided, memo.mguess[slot] if exact else -1
+
+
+@njit(cache=True, nogil=True)
+def settle_set(glob, d, flag, value, guess, work, params, stats, moves, shared, memo):
+    """Store the exact value (``flag`` EXACT, with its best guess row or -1) or lower bound (LOWER) of
+    the set ``glob[0]`` with ``d`` guesses left, reached by the moves ``moves.path[:params[P_PATH0]]``,
+    with the ``work`` it took, as a node settles (``_store``)."""
+    n = glob.shape[1]
+    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, shared)
+    at = Node(np.int64(0), np.int64(0), n, d, np.int64(-1), np.int64(-1), k1, k2, np.int64(0))
+    _store(at, flag, value, guess, work, params, stats, glob, moves, shared, memo)
+
+
 def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
     """Return a zeroed array whose memory becomes resident page by page (4 KiB) as it is written:
     a private anonymous map of its own (numpy asks for 2 MiB pages for a large array, each made
@@ -1271,6 +1344,12 @@ def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
     if nbytes == 0:
         return np.zeros(shape, dtype)
     return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE), dtype).reshape(shape)
+
+
+def new_moves(levels: int, rule_width: int) -> Moves:
+    """Return room for the moves of a set ``levels`` below the root and their hard-mode rule."""
+    return Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
+                 rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64))
 
 
 def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: int, levels: int,
@@ -1300,8 +1379,7 @@ def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: 
                     ident=np.arange(a, dtype=np.int32)),
         seen=Seen(stamp=np.zeros(table, np.int64), idx=np.zeros(table, np.int32),
                   hash=np.zeros(g, np.uint64)),
-        moves=Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
-                    rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64)),
+        moves=new_moves(levels, rule_width),
         sym=sym, canon=canon,
     )
 
@@ -1319,5 +1397,6 @@ def with_room(work: Scratch, cells: int, n_answers: int) -> Scratch:
     return work._replace(levels=lv, pairs=pairs)
 
 
-__all__ = ["INF", "Memo", "Scratch", "Shared", "hard_filter", "memo_harvest", "memo_preload",
-           "new_scratch", "paged", "solve_set", "with_room"]
+__all__ = ["INF", "Memo", "Scratch", "Shared", "bucket_floor", "closed_form", "hard_filter", "look_up_set",
+           "memo_harvest", "memo_preload", "new_moves", "new_scratch", "paged", "settle_set", "solve_set",
+           "sort_keys", "with_room"]

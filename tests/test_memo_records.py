@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_optimal import INF, brute_force, random_instance, small_matrix
+from test_search_pins import code_game as code_matrix
 
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.modes import hard_mode_allows
@@ -71,6 +72,27 @@ def _positions(pm, rng, count):
     max_guesses=st.integers(3, 5),
 )
 def test_every_lookup_a_collision_changes_no_value_at_any_node(kind, mode, seed, max_guesses):
+    _collisions_change_no_value(kind, mode, seed, max_guesses)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
+    mode=st.sampled_from(["normal", "hard", "consistent"]),
+    seed=st.integers(0, 10**6),
+    max_guesses=st.integers(3, 5),
+)
+def test_sets_the_driver_searches_are_proven_by_their_records_too(kind, mode, seed, max_guesses):
+    """Every set searched guess by guess by the driver (``FIRST_PASS_MIN_ANSWERS`` 1), its values
+    memo entries as the kernel's are: every lookup a collision still changes no value."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(optimal, "FIRST_PASS_MIN_ANSWERS", 1)
+        _collisions_change_no_value(kind, mode, seed, max_guesses)
+
+
+def _collisions_change_no_value(kind, mode, seed, max_guesses):
+    """Check that random positions of a random game, one memo for them all and every lookup a hash
+    collision, get brute force's values."""
     pm = random_instance(kind, seed, 9 if mode == "hard" else 11, 18)
     rng = random.Random(seed)
     memos = MemoPool()  # one memo for every position: entries meet sets of other paths
@@ -133,3 +155,24 @@ def test_an_entry_is_used_only_for_the_subproblem_its_record_proves(mode):
     for g, want in zip(starts, plain):
         total, result = _value(pm, mode, 5, start=g, known=forged)
         assert total == want and result.counters["store_hits"] == 0
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_a_large_set_is_found_again_by_its_record_in_a_later_search(collide):
+    """Mastermind's 1122 and 2211 leave the same three sets of 256 codes (no 1 and no 2, and two
+    more), which the driver searches: a second search sharing the memo finds them by their records
+    (also where every set has the same key) and searches none again; the first search's entries,
+    put in a fresh memo, do the same."""
+    pm = code_matrix("mastermind", 4, 6)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(optimal, "COLLIDE", collide)
+        memos = MemoPool()
+        first = _value(pm, "normal", 6, start="1122", memos=memos, keep=10**6)[1]
+        again = _value(pm, "normal", 6, start="2211", memos=memos)[1]
+        known = _value(pm, "normal", 6, start="2211", known=first.subproblems)[1]
+    assert first.total == again.total == known.total == 5702
+    assert first.counters["large_sets"] == 3
+    assert again.counters["large_sets"] == known.counters["large_sets"] == 0
+    assert again.nodes < first.nodes and known.nodes < first.nodes and known.counters["store_hits"] >= 3
+    large = first.subproblems.size >= optimal.FIRST_PASS_MIN_ANSWERS
+    assert large.sum() == 3 and first.subproblems.exact[large].all()

@@ -138,8 +138,10 @@ PINS: dict[str, tuple] = {
     'consistent-trace-8':
         (8147, 'TRACE', True, True, [('TRACE', 8147, True)], (2206, 152, 2086, 793158, 3677, 0),
          {3: (9, 0), 4: (237, 4714), 5: (959, 114931), 6: (903, 503100), 7: (98, 170413)}),
+    # memo stores 1,161 before the driver's large sets became memo entries: its three sets of 256 codes
+    # (the replies to 1122 without a 1 or a 2, and two alike) are stored as the kernel stores a node
     'mastermind-1122':
-        (5702, '1122', True, True, [('1122', 5702, True)], (1031, 8, 1161, 7642448, 536, 0),
+        (5702, '1122', True, True, [('1122', 5702, True)], (1031, 8, 1164, 7642448, 536, 0),
          {3: (745, 60702), 4: (278, 6905234), 5: (8, 676512)}),
     'mastermind-3-5':
         (451, '123', True, True, [('123', 451, True), ('112', 453, True), ('111', 511, True)],

@@ -4,6 +4,9 @@ The compiled search (``kernels/optimal_cpu.py``) computes the value of one answe
 module drives the top level: the first guess (given, or tried in order of a cheap bound with
 a cutoff), the buckets under it in parallel worker threads (the kernels release the GIL;
 each worker has its own memo), progress, Ctrl-C, and the tree of the optimal strategy.
+Sets of ``FIRST_PASS_MIN_ANSWERS`` answers or more are searched here guess by guess with the
+kernel's own pieces: its closed forms, sort key, bucket floors, and its memo (their values are
+entries of the first worker's table, found and stored by the kernel's look-up and settle).
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ from ..core.words import Word
 from ..kernels import config
 from ..kernels.canonical_cpu import new_canon
 from ..kernels.config import INF
-from ..kernels.levels import level_bound
 from ..kernels.optimal_cpu import (
     D_CELLS,
     D_NODES,
+    EXACT,
+    LOWER,
     N_PARAMS,
+    N_STATS,
     P_BRANCH,
     P_COLLIDE,
     P_COLOURS,
@@ -51,9 +56,15 @@ from ..kernels.optimal_cpu import (
     S_STORE_HITS,
     VECTOR_MAX,
     Shared,
+    bucket_floor,
+    closed_form,
     hard_filter,
+    look_up_set,
+    new_moves,
     new_scratch,
+    settle_set,
     solve_set,
+    sort_keys,
     with_room,
 )
 from ..kernels.replies import WORDLE
@@ -247,11 +258,6 @@ class _Context:
         """Return the move of guess row ``g`` with reply ``p`` as a path records it."""
         return int(g) * self.n_patterns + int(p)
 
-    def identity(self, path: Path) -> Path | None:
-        """Return what besides its answers tells a set's subproblem apart: in hard mode its
-        moves (they decide the allowed list), else nothing."""
-        return tuple(sorted(path)) if self.mode == "hard" else None
-
     def children(self, answers: np.ndarray, rows: np.ndarray, g: int, path: Path) -> list[Child]:
         """Return (reply, answers, allowed rows, moves) per bucket of ``answers`` under ``g``."""
         replies = self.codes[g, answers]
@@ -276,12 +282,6 @@ NO_CUTOFF = INF >> 1
 """A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
 none known yet) first gets one from its greedy tree (``_Search.greedy_total``): half of ``INF``,
 so that no cutoff made of a real total (far below) reaches it, and ``INF`` less any bounds does."""
-
-
-def _bucket_bound(m: int, left: int, branches: int) -> int:
-    """Return the least total any strategy can take on ``m`` answers within ``left`` guesses
-    with at most ``branches`` unsolved replies a guess (``kernels.levels``)."""
-    return level_bound(m, left, branches, 1)
 
 
 @dataclass
@@ -314,6 +314,39 @@ class _Choice:
         return min((a for a in self.found if a.exact), key=lambda a: a.total, default=None)
 
 
+class _Recall:
+    """The memo entries of the sets the driver searches itself, in the first worker's table: found,
+    keyed and recorded as the compiled search's own (``look_up_set``, ``settle_set``), so that they
+    serve later searches sharing the table and go to run stores with the others."""
+
+    def __init__(self, ctx: _Context, table: MemoTable) -> None:
+        self.ctx = ctx
+        self.memo = table.memo
+        self.params = ctx.params.copy()
+        self.moves = new_moves(ctx.max_guesses + 2, ctx.rule_width)
+        self.stats = np.zeros(N_STATS, np.int64)
+        """The memo's hits and stores for these sets (no nodes: the workers count those)."""
+
+    def _at(self, answers: np.ndarray, path: Path) -> np.ndarray:
+        """Return ``answers`` as the kernels' one-row set, reached by the moves ``path``."""
+        self.params[P_PATH0] = len(path)
+        self.moves.path[:len(path)] = path
+        return np.ascontiguousarray(answers, np.int32)[None, :]
+
+    def get(self, answers: np.ndarray, depth: int, path: Path, beta: int) -> tuple[int, bool, int]:
+        """Return (V if below ``beta``, else a lower bound; whether that decides the set; its best
+        guess row or -1) from the memo and the level bound."""
+        value, decided, guess = look_up_set(self._at(answers, path), depth, beta, self.params, self.stats,
+                                            self.moves, self.ctx.shared, self.memo)
+        return int(value), bool(decided), int(guess)
+
+    def put(self, answers: np.ndarray, depth: int, path: Path, value: int, exact: bool, guess: int,
+            work: int) -> None:
+        """Store a set's exact value (with its best guess row or -1) or lower bound, with its work."""
+        settle_set(self._at(answers, path), depth, EXACT if exact else LOWER, value, guess, work, self.params,
+                   self.stats, self.moves, self.ctx.shared, self.memo)
+
+
 class _Search:
     """The driver: sets of ``FIRST_PASS_MIN_ANSWERS`` answers or more are searched here, guess
     by guess with first-pass bounds; smaller ones by the compiled search in worker threads."""
@@ -334,22 +367,28 @@ class _Search:
         self.stops: list[np.ndarray] = []
         self.first_pass_refuted = 0
         self.solved_by: dict[bytes, _Workspace] = {}
-        self.large: dict[tuple, tuple[int, bool, int]] = {}
-        """Sets searched here: (answers, depth, hard mode's moves) -> (value or bound, exact?, best guess)."""
+        self.recall = _Recall(ctx, self.workspaces[0].table)
+        self.large_sets = 0
+        """The large sets searched here (not answered by the memo)."""
         self.progress = progress
 
     @property
     def nodes(self) -> int:
         return sum(w.nodes for w in self.workspaces)
 
+    @property
+    def work(self) -> int:
+        """Return the work the workers have done: nodes plus reply cells scanned."""
+        return sum(int(w.stats[S_NODES] + w.stats[S_SCANNED]) for w in self.workspaces)
+
     def counters(self) -> dict:
         """Return the kernel counters summed over the workers."""
-        total = sum(w.stats for w in self.workspaces)
+        total = sum(w.stats for w in self.workspaces) + self.recall.stats
         names = {"nodes": S_NODES, "memo_hits": S_MEMO_HITS, "memo_stores": S_MEMO_STORES,
                  "scanned": S_SCANNED, "evaluated": S_EVALUATED, "store_hits": S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
         out["first_pass_refuted"] = self.first_pass_refuted
-        out["large_sets"] = len(self.large)
+        out["large_sets"] = self.large_sets
         depth = sum(w.work.by_depth for w in self.workspaces)
         out["by_depth"] = {d: (int(depth[d, D_NODES]), int(depth[d, D_CELLS]))
                            for d in range(len(depth)) if depth[d, D_NODES]}
@@ -385,24 +424,25 @@ class _Search:
     def value(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
               beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
-        or -1) of a large set, searched here and remembered."""
-        key = (answers.tobytes(), depth, self.ctx.identity(path))
-        known = self.large.get(key)
-        if known is not None and (known[1] or known[0] >= beta):
-            return known[0], known[2]
+        or -1) of a large set: from the memo where it decides, else searched here and stored."""
+        known, decided, guess = self.recall.get(answers, depth, path, beta)
+        if decided:
+            return known, guess
+        self.large_sets += 1
+        work = self.work
         choice = _Choice()
         cut = beta if beta < NO_CUTOFF else min(beta, self.greedy_total(answers, depth, rows) + 1)
         self.choose(choice, answers, depth, rows, path, cut, hist=hist)
         best = choice.best()
         if best is not None and best.total < cut:
-            entry = (best.total, True, self.ctx.pm.guess_index[best.guess])
+            value, exact, guess = best.total, True, self.ctx.pm.guess_index[best.guess]
         else:
             assert cut == beta, "a greedy tree's total bounds V: the search finds V below it"
-            entry = (min(choice.lower, INF), choice.lower >= INF, -1)
+            value, exact, guess = min(choice.lower, INF), choice.lower >= INF, -1
         if self.stop[0]:
             raise KeyboardInterrupt
-        self.large[key] = entry
-        return entry[0], entry[2]
+        self.recall.put(answers, depth, path, value, exact, guess, 1 + self.work - work)  # 1: the set itself
+        return value, guess
 
     def greedy_total(self, answers: np.ndarray, depth: int, rows: np.ndarray) -> int:
         """Return the total of the greedy entropy tree over ``answers`` (V is at most it) when it
@@ -446,10 +486,10 @@ class _Search:
         most = int((full[:, 0] + full[:, 1]).max())
         bounds = size_bound(pm, answers, cand, most, depth - 1)
         if n == 1:  # exact: the answer itself wins now, any other guess one turn later
-            bounds = np.where(cand == own[0], 1, 2 if depth >= 2 else INF).astype(np.int64)
-        elif depth == 1:
-            bounds = np.full(len(cand), INF, np.int64)
-        order = np.lexsort((table[:, 2], bounds))
+            bounds = np.where(cand == own[0], 1, min(1 + closed_form(1, depth - 1), INF)).astype(np.int64)
+        elif depth == 1:  # exact: no guess finds two answers at once
+            bounds = np.full(len(cand), closed_form(n, depth), np.int64)
+        order = np.argsort(sort_keys(bounds, np.ascontiguousarray(table[:, 2])), kind="stable")
         choice.restricted = limit is not None and limit < len(order)
         if limit is not None:
             order = order[:limit]
@@ -519,8 +559,8 @@ class _Search:
         for i, (p, bucket, _, _) in enumerate(kids):
             m = len(bucket)
             if m <= 2:
-                known[i] = 1 if m == 1 else (3 if depth - 1 >= 2 else INF)
-            lbs[i] = _bucket_bound(m, depth - 1, self.ctx.branches)
+                known[i] = closed_form(m, depth - 1)
+            lbs[i] = bucket_floor(m, depth - 1, self.ctx.branches)
             if bucket_bounds is not None:
                 lbs[i] = max(lbs[i], int(bucket_bounds[p]))
         if depth - 1 < 1:
