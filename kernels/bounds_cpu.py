@@ -85,14 +85,19 @@ def _bucket_order(row0, answers, n_patterns, local, perm, first):
 
 
 @njit(cache=True, nogil=True)
-def _pair_scores(tmat, local, lo, hi, key, allowed, seen, score):
-    """Return (the most distinct replies any allowed guess gives on the answers ``local[lo:hi]``,
-    whether one gives all distinct): ``tmat`` is answer-major, a column per guess, column j
-    allowed when ``allowed[key[j]]``."""
+def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
+    """Return (the most distinct replies any allowed guess gives on the answers ``local[lo:hi]``
+    where that is more than ``floor``, whether one gives all distinct): ``tmat`` is answer-major,
+    a column per guess by decreasing ``cap`` (no guess scores more than its cap: the scan stops
+    once the caps fall to the best score or ``floor``), column j allowed when ``allowed[key[j]]``.
+    The caller's ``floor`` is a score it knows already, and below ``m`` unless a split is known
+    or does not matter, so that the best score and the split it ends with are the whole scan's."""
     m = hi - lo
     width = tmat.shape[1]
     most = 0
     for g0 in range(0, width, BLOCK):
+        if cap[g0] <= max(most, floor):
+            break
         w = min(width, g0 + BLOCK) - g0
         for g in range(w):
             score[g] = 0
@@ -111,6 +116,13 @@ def _pair_scores(tmat, local, lo, hi, key, allowed, seen, score):
             if most == m:
                 return most, True
     return most, most == m
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _floor(m, best, split, left):
+    """Return the score a bucket of ``m`` answers scored ``best`` need not look below: its best
+    score, less than ``m`` where a split is yet to be found and matters (2 guesses to go)."""
+    return best if split or left != 2 else min(best, m - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -137,6 +149,20 @@ def _partial(fixed, first, active, na, best, final, most, left, out):
         p = active[t]
         m = first[p + 1] - first[p]
         out[p] = _bucket_bound(m, best[p] if final[p] else max(best[p], min(m, most)), left)
+        total += out[p]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _before_scores(fixed, first, active, most, member_most, left, out):
+    """Return the total bound before any bucket is scored, and write each bucket's: a guess
+    scores at most ``min(m, most)`` on a bucket of ``m`` answers, and one of its own answers at
+    most ``min(m, member_most) + 1`` (``member_most``: the most distinct replies any answer gives
+    on the set)."""
+    total = fixed
+    for p in active:
+        m = first[p + 1] - first[p]
+        out[p] = _bucket_bound(m, max(min(m, most), min(m, member_most) + 1), left)
         total += out[p]
     return total
 
@@ -190,15 +216,16 @@ def _score_members(codes, answer_rows, perm, first, active, mark, best, split):
 
 @njit(cache=True, nogil=True)
 def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, left, members_only,
-                    answer_rows, cutoff, pair_max, out):
+                    answer_rows, member_most, cutoff, pair_max, out):
     """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``)
     (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
 
-    ``guesses`` (rows, by decreasing ``cap``; ``tmat[i, j]`` the reply of ``guesses``' j-th
-    row in any order to ``answers[i]``) and each bucket's own answers (``answer_rows[a]`` is
-    answer a's row) answer a bucket; with ``members_only``, its own answers alone. The scan
-    stops early once the total reaches ``cutoff``. Buckets of at most ``pair_max`` answers are
-    scored pairwise (``PAIR_MAX``; the value never changes a result).
+    ``guesses`` (rows, by decreasing ``cap``; ``tmat[i, j]`` the reply of ``guesses[j]`` to
+    ``answers[i]``) and each bucket's own answers (``answer_rows[a]`` is answer a's row;
+    ``member_most`` the most distinct replies one gives on ``answers``) answer a bucket; with
+    ``members_only``, its own answers alone. The scan stops early once the total reaches
+    ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
+    ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result).
     """
     n = answers.shape[0]
     local = np.empty(n, np.int32)
@@ -209,9 +236,13 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     split = np.zeros(n_patterns, np.bool_)
     active = np.empty(n_patterns, np.int64)
     na, fixed = _trivial_buckets(first, n, solved, left, active, out)
+    most = cap[0] if guesses.shape[0] and not members_only else 0
+    if cutoff < INF and not members_only:
+        total = _before_scores(fixed, first, active[:na], most, member_most, left, out)
+        if total >= cutoff:
+            return total
     mark = np.zeros(n_patterns, np.int64)
     stamp = _score_members(codes, answer_rows, perm, first, active[:na], mark, best, split)
-    most = cap[0] if guesses.shape[0] and not members_only else 0
     # the other guesses score at most m and at most their cap: large buckets guess by guess,
     # by decreasing cap (a bucket is settled once neither the cap nor m exceeds its best) ...
     large = np.empty(n_patterns, np.int64)
@@ -268,9 +299,11 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
         if pick < 0:
             break
         final[pick] = True
-        if best[pick] >= first[pick + 1] - first[pick] and (left != 2 or split[pick]):
+        m = first[pick + 1] - first[pick]
+        if best[pick] >= m and (left != 2 or split[pick]):
             continue  # no other guess scores more than m
-        k, splits = _pair_scores(tmat, local, first[pick], first[pick + 1], key, every, seen, score)
+        k, splits = _pair_scores(tmat, cap, local, first[pick], first[pick + 1], key, every,
+                                 _floor(m, best[pick], split[pick], left), seen, score)
         best[pick] = max(best[pick], k)
         split[pick] |= splits
     total = fixed
@@ -310,17 +343,17 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
 
 @njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
-                 answer_rows, cutoff, pair_max, out, totals):
+                 answer_rows, member_most, cutoff, pair_max, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
     ``starts[j]`` (see ``bounds_of_start``)."""
     for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
-                                    left, members_only, answer_rows, cutoff, pair_max, out[j])
+                                    left, members_only, answer_rows, member_most, cutoff, pair_max, out[j])
 
 
 Groups = namedtuple("Groups", "reply size head by_head first order allowed")
 """The guesses of one start word s by the reply s would get were each the answer, once
-``_fill_groups`` ran: ``reply[j]`` of the guess of column j, ``size[q]`` how many got reply q,
+``_fill_groups`` ran: ``reply[j]`` of the j-th guess, ``size[q]`` how many got reply q,
 ``head[q]`` the first of them (by decreasing cap; -1: none), ``by_head`` the replies by
 decreasing cap of their head; once ``_sort_groups`` ran (``first[-1] > 0``),
 ``order[first[q]:first[q + 1]]`` the guesses of reply q by decreasing cap; ``allowed[q]``
@@ -394,7 +427,7 @@ def _fill_groups(words, s, guesses, groups):
                            scratch)
             if keyed:
                 known[key] = q
-        groups.reply[guesses.column[i]] = q
+        groups.reply[i] = q
         groups.size[q] += 1
         if groups.head[q] < 0:
             groups.head[q] = i
@@ -411,7 +444,7 @@ def _sort_groups(guesses, groups):
         groups.first[q + 1] = groups.first[q] + groups.size[q]
     fill = groups.first[:-1].copy()
     for i in range(guesses.rows.shape[0]):
-        q = groups.reply[guesses.column[i]]
+        q = groups.reply[i]
         groups.order[fill[q]] = i
         fill[q] += 1
 
@@ -463,9 +496,9 @@ def _scan_allowed(codes, guesses, groups, perm, lo, hi, left, mark, found):
             found[0] = max(found[0], k)  # members scored m + 1 already where they split it
 
 
-Guesses = namedtuple("Guesses", "rows cap column")
-"""The guesses of hard mode's first pass: rows by decreasing ``cap``, and each one's column in
-the answer-major replies ``tmat``."""
+Guesses = namedtuple("Guesses", "rows cap")
+"""The guesses of hard mode's first pass: rows by decreasing ``cap``, in the order of the
+answer-major replies' columns (``tmat``)."""
 
 PAIR_RATIO = 128
 """Hard mode scores a bucket of m answers pairwise over every guess at once (with a mask of
@@ -475,14 +508,15 @@ by guess over the allowed ones (the value never changes a result)."""
 
 @njit(cache=True, nogil=True)
 def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patterns, left, answer_rows,
-                         cutoff, pair_max, out):
+                         member_most, cutoff, pair_max, out):
     """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``) in
     hard mode (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
 
     ``guesses`` (``Guesses``) are allowed before ``s``; bucket p is answered by those the hard-mode
-    rule of (s, p) allows and by its own answers (see the module's docstring), scored pairwise
-    where cheaper for buckets of at most ``pair_max`` answers (``PAIR_RATIO``). Buckets are
-    settled largest first; the scan stops once the total reaches ``cutoff``.
+    rule of (s, p) allows and by its own answers (see the module's docstring; ``member_most``: the
+    most distinct replies one gives on ``answers``), scored pairwise where cheaper for buckets of
+    at most ``pair_max`` answers (``PAIR_RATIO``). Buckets are settled largest first; the scan
+    stops once the total reaches ``cutoff``, before any is scored where the caps show it.
     """
     n = answers.shape[0]
     local = np.empty(n, np.int32)
@@ -494,6 +528,11 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
     active = np.empty(n_patterns, np.int64)
     na, fixed = _trivial_buckets(first, n, solved, left, active, out)
     active = active[:na][np.argsort(first[active[:na]] - first[active[:na] + 1], kind="mergesort")]
+    most = guesses.cap[0] if guesses.rows.shape[0] else 0
+    if cutoff < INF:
+        total = _before_scores(fixed, first, active, most, member_most, left, out)
+        if total >= cutoff:
+            return total
     mark = np.zeros(n_patterns, np.int64)
     found = np.zeros(3, np.int64)
     found[1] = _score_members(codes, answer_rows, perm, first, active, mark, best, split)
@@ -503,7 +542,6 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
     final = np.zeros(n_patterns, np.bool_)
-    most = guesses.cap[0] if guesses.rows.shape[0] else 0
     for p in active:
         if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out) >= cutoff:
             return _partial(fixed, first, active, na, best, final, most, left, out)
@@ -516,8 +554,8 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
             grouped = True
         count = _allow_groups(words, s, p, guesses, groups, scratch)
         if m <= pair_max and count * PAIR_RATIO >= guesses.rows.shape[0] * m:
-            k, splits = _pair_scores(tmat, local, first[p], first[p + 1], groups.reply, groups.allowed, seen,
-                                     score)
+            k, splits = _pair_scores(tmat, guesses.cap, local, first[p], first[p + 1], groups.reply,
+                                     groups.allowed, _floor(m, best[p], split[p], left), seen, score)
             best[p] = max(best[p], k)
             split[p] |= splits
             continue
@@ -535,12 +573,12 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
 
 @njit(nogil=True, cache=True)
 def start_hard_bounds(codes, words, tmat, answers, starts, guesses, solved, n_patterns, left, answer_rows,
-                      cutoff, pair_max, out, totals):
+                      member_most, cutoff, pair_max, out, totals):
     """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
     ``starts[j]`` in hard mode (see ``hard_bounds_of_start``; threads: ``kernels.threads``)."""
     for j in range(starts.shape[0]):
         totals[j] = hard_bounds_of_start(codes, words, tmat, answers, starts[j], guesses, solved, n_patterns,
-                                         left, answer_rows, cutoff, pair_max, out[j])
+                                         left, answer_rows, member_most, cutoff, pair_max, out[j])
 
 
 __all__ = ["INF", "Guesses", "Words", "bounds_of_start", "hard_bounds_of_start", "level_bound", "size_bounds",
