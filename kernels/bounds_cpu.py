@@ -194,24 +194,51 @@ def _trivial_buckets(first, n, solved, left, active, out):
 
 
 @njit(cache=True, nogil=True)
-def _score_members(codes, answer_rows, perm, first, active, mark, best, split):
-    """Score each ``active`` bucket's own answers (only they can score m + 1; m² cells a bucket)
-    into ``best`` and ``split``; return the last stamp written to ``mark``."""
+def _buckets(codes, answers, s, solved, n_patterns, left, out):
+    """Return the buckets of start row ``s`` over ``answers``: (``local`` and ``perm``, their
+    answers' positions and columns sorted by reply, ``first[p]`` where reply p's bucket begins,
+    ``active`` the replies whose buckets need scoring, ``n`` plus the bounds of the others),
+    those bounds written to ``out`` (``_trivial_buckets``)."""
+    n = answers.shape[0]
+    local = np.empty(n, np.int32)
+    perm = np.empty(n, np.int32)
+    first = np.empty(n_patterns + 1, np.int64)
+    _bucket_order(codes[s], answers, n_patterns, local, perm, first)
+    active = np.empty(n_patterns, np.int64)
+    na, fixed = _trivial_buckets(first, n, solved, left, active, out)
+    return local, perm, first, active[:na], fixed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _distinct(row, perm, lo, hi, mark, stamp):
+    """Return how many distinct replies ``row`` gives on the answers ``perm[lo:hi]``, marking
+    each seen in ``mark`` with ``stamp`` (new for each call)."""
+    k = 0
+    for i in range(lo, hi):
+        c = row[perm[i]]
+        k += mark[c] != stamp
+        mark[c] = stamp
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _score_members(codes, answer_rows, perm, first, active, n_patterns):
+    """Return (``best[p]``, the best score of bucket p's own answers (only they can score m + 1;
+    m² cells a bucket), ``split[p]``, whether one splits it, ``mark`` and its last stamp) for the
+    ``active`` buckets."""
+    best = np.zeros(n_patterns, np.int64)
+    split = np.zeros(n_patterns, np.bool_)
+    mark = np.zeros(n_patterns, np.int64)
     stamp = 0
     for p in active:
         lo = first[p]
         hi = first[p + 1]
         for i in range(lo, hi):
-            row = codes[answer_rows[perm[i]]]
             stamp += 1
-            k = 0
-            for j in range(lo, hi):
-                c = row[perm[j]]
-                k += mark[c] != stamp
-                mark[c] = stamp
+            k = _distinct(codes[answer_rows[perm[i]]], perm, lo, hi, mark, stamp)
             split[p] |= k == hi - lo
             best[p] = max(best[p], k + 1)
-    return stamp
+    return best, split, mark, stamp
 
 
 @njit(cache=True, nogil=True)
@@ -227,22 +254,14 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
     ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result).
     """
-    n = answers.shape[0]
-    local = np.empty(n, np.int32)
-    perm = np.empty(n, np.int32)
-    first = np.empty(n_patterns + 1, np.int64)
-    _bucket_order(codes[s], answers, n_patterns, local, perm, first)
-    best = np.zeros(n_patterns, np.int64)
-    split = np.zeros(n_patterns, np.bool_)
-    active = np.empty(n_patterns, np.int64)
-    na, fixed = _trivial_buckets(first, n, solved, left, active, out)
+    local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
+    na = active.shape[0]
     most = cap[0] if guesses.shape[0] and not members_only else 0
     if cutoff < INF and not members_only:
-        total = _before_scores(fixed, first, active[:na], most, member_most, left, out)
+        total = _before_scores(fixed, first, active, most, member_most, left, out)
         if total >= cutoff:
             return total
-    mark = np.zeros(n_patterns, np.int64)
-    stamp = _score_members(codes, answer_rows, perm, first, active[:na], mark, best, split)
+    best, split, mark, stamp = _score_members(codes, answer_rows, perm, first, active, n_patterns)
     # the other guesses score at most m and at most their cap: large buckets guess by guess,
     # by decreasing cap (a bucket is settled once neither the cap nor m exceeds its best) ...
     large = np.empty(n_patterns, np.int64)
@@ -272,11 +291,7 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
                 large[t], large[nl] = large[nl], large[t]
                 continue
             stamp += 1
-            k = 0
-            for i in range(lo, hi):
-                c = row[perm[i]]
-                k += mark[c] != stamp
-                mark[c] = stamp
+            k = _distinct(row, perm, lo, hi, mark, stamp)
             split[p] |= k == hi - lo
             best[p] = max(best[p], k)  # a member's score is known already: this is a non-member's
             t += 1
@@ -485,13 +500,8 @@ def _scan_allowed(codes, guesses, groups, perm, lo, hi, left, mark, found):
         for i in groups.order[groups.first[q]:groups.first[q + 1]]:
             if _settled(m, guesses.cap[i], left, found):
                 break
-            row = codes[guesses.rows[i]]
             found[1] += 1
-            k = 0
-            for j in range(lo, hi):
-                c = row[perm[j]]
-                k += mark[c] != found[1]
-                mark[c] = found[1]
+            k = _distinct(codes[guesses.rows[i]], perm, lo, hi, mark, found[1])
             found[2] |= k == m
             found[0] = max(found[0], k)  # members scored m + 1 already where they split it
 
@@ -518,24 +528,17 @@ def hard_bounds_of_start(codes, words, tmat, answers, s, guesses, solved, n_patt
     at most ``pair_max`` answers (``PAIR_RATIO``). Buckets are settled largest first; the scan
     stops once the total reaches ``cutoff``, before any is scored where the caps show it.
     """
-    n = answers.shape[0]
-    local = np.empty(n, np.int32)
-    perm = np.empty(n, np.int32)
-    first = np.empty(n_patterns + 1, np.int64)
-    _bucket_order(codes[s], answers, n_patterns, local, perm, first)
-    best = np.zeros(n_patterns, np.int64)
-    split = np.zeros(n_patterns, np.bool_)
-    active = np.empty(n_patterns, np.int64)
-    na, fixed = _trivial_buckets(first, n, solved, left, active, out)
-    active = active[:na][np.argsort(first[active[:na]] - first[active[:na] + 1], kind="mergesort")]
+    local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
+    na = active.shape[0]
+    active = active[np.argsort(first[active] - first[active + 1], kind="mergesort")]
     most = guesses.cap[0] if guesses.rows.shape[0] else 0
     if cutoff < INF:
         total = _before_scores(fixed, first, active, most, member_most, left, out)
         if total >= cutoff:
             return total
-    mark = np.zeros(n_patterns, np.int64)
+    best, split, mark, stamp = _score_members(codes, answer_rows, perm, first, active, n_patterns)
     found = np.zeros(3, np.int64)
-    found[1] = _score_members(codes, answer_rows, perm, first, active, mark, best, split)
+    found[1] = stamp
     groups = _new_groups(guesses.rows.shape[0], n_patterns)
     grouped = False
     scratch = np.zeros(SCRATCH, np.int64)
