@@ -7,12 +7,14 @@ Rows: the pattern matrix (its kernel), partition metrics of every guess, first-p
 every start word (each a library call in a fresh process: one untimed call over a few guesses,
 then ``--repeats`` timed ones), the exact search from ``--start`` in normal and hard mode (search
 seconds and the whole process), the whole proof (whole process, a fresh run directory each time;
-its split by phase where the proof's JSON gives ``phases``) and ``gpusolve rank`` (whole
-process). A row whose first timed run takes ``--long`` seconds or more is not repeated. Every
-process is fresh, the backends take turns, each row prints its median, and ``cpu / cuda`` is
-the speed-up. The numba cache (``$NUMBA_CACHE_DIR`` where set) and the pattern-matrix cache
-(``$GPUSOLVE_CACHE_DIR``, default under ``--out``) are warmed first by one untimed run of each
-command, so no row counts compiling. Stopped early (SIGTERM, a failure), it prints the rows so
+its split by phase where the proof's JSON gives ``phases``), the exact values of a few costly
+start words (``COSTLY``: what the complete table spends its time on; a fresh run directory each
+time) and ``gpusolve rank`` (whole process). A row whose first timed run takes ``--long``
+seconds or more is not repeated. Every process is fresh, the backends take turns, each row
+prints its median, and ``cpu / cuda`` is the speed-up. The numba cache (``$NUMBA_CACHE_DIR``
+where set) and the pattern-matrix cache (``$GPUSOLVE_CACHE_DIR``, default under ``--out``) are
+warmed first by one untimed run of each command (but those with a fresh run directory), so that
+no other row counts compiling. Stopped early (SIGTERM, a failure), it prints the rows so
 far. Without a GPU, ``--backends cpu`` runs every row on the CPU; ``--dry-run`` prints what
 would run. All samples go to ``DIR/bench_gpu.json``.
 """
@@ -44,6 +46,13 @@ class Command:
     args: tuple[str, ...]
     search: bool = False
     proof: bool = False
+    fresh: bool = False
+    """A fresh run directory each time, the caches not warmed by it, ``--proof-repeats`` runs."""
+
+
+COSTLY = ("PIXIE", "GUNKS", "AMAZE", "TAIGA", "COUPS", "PLOTZ")
+"""Start words whose buckets hold sets of 256 answers or more (two or three each): their first
+passes over every guess are most of what the complete table costs (``docs/benchmarks.md``)."""
 
 
 def commands(start: str) -> list[Command]:
@@ -52,9 +61,12 @@ def commands(start: str) -> list[Command]:
     return [
         Command(f"exact {start}, normal", exact, search=True),
         Command(f"exact {start}, hard", (*exact, "--mode", "hard"), search=True),
-        Command("whole proof", ("optimal-tree", "--json", "--quiet"), proof=True),
+        Command("whole proof", ("optimal-tree", "--json", "--quiet"), proof=True, fresh=True),
+        Command(f"exact values of {len(COSTLY)} costly start words", ("optimal-tree", "--rank", "--words",
+                ",".join(COSTLY), "--top", "1000", "--workers", "0", "--json", "--quiet"), fresh=True),
         Command("gpusolve rank", ("rank", "--json")),
     ]
+
 
 
 # ---------------------------------------------------------------- in a fresh process (--call)
@@ -141,7 +153,7 @@ class Bench:
     def gpusolve(self, command: Command, backend: str) -> tuple[float, dict]:
         """Return (wall seconds, JSON) of one ``gpusolve`` process (a fresh run directory each)."""
         self.runs += 1
-        extra = ["--run-dir", str(self.work / f"run{self.runs}")] if command.proof else []
+        extra = ["--run-dir", str(self.work / f"run{self.runs}")] if command.fresh else []
         seconds, out = self.process([sys.executable, "-m", "gpusolve", *command.args, *self.lists(),
                                      "--backend", backend, *extra])
         return seconds, json.loads(out)
@@ -165,14 +177,14 @@ class Bench:
         print("warming the numba and pattern-matrix caches (untimed)", file=sys.stderr, flush=True)
         for backend in backends:
             for command in commands(self.args.start):
-                if not command.proof:
+                if not command.fresh:
                     self.gpusolve(command, backend)
         for name in self.args.calls:
             for backend in backends:
                 for seconds in self.call(name, backend, self.args.repeats):
                     self.add(LABELS[name], backend, seconds)
         for command in commands(self.args.start):
-            repeats = self.args.proof_repeats if command.proof else self.args.repeats
+            repeats = self.args.proof_repeats if command.fresh else self.args.repeats
             long = set()  # the backends this command took --long seconds or more on: not repeated
             for _ in range(repeats):
                 for backend in [b for b in backends if b not in long]:
@@ -189,9 +201,11 @@ class Bench:
 
 def answer(command: Command, found: dict | list) -> str:
     """Return what a command found, to compare across backends: the proof's best words, the
-    search's total, the ranking's first row."""
+    search's total, the exact ranking's totals, the greedy ranking's first row."""
     if isinstance(found, list):
         return json.dumps(found[:1])
+    if "results" in found:
+        return json.dumps(sorted((r["word"], r["total"]) for r in found["results"]))
     return json.dumps(found.get("best") if command.proof else found.get("total"))
 
 

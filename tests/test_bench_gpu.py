@@ -32,7 +32,9 @@ def test_dry_run_says_every_command_once_per_backend_and_repeat(tmp_path):
         normal = "gpusolve optimal-tree --start SALET --json --quiet --guesses"
         assert sum(r.startswith(normal) for r in mine) == 1 + 2
         assert sum("--mode hard" in r for r in mine) == 1 + 2
-        assert sum("--run-dir" in r for r in mine) == 1  # the whole proof: not warmed, one timed run
+        # the whole proof and the costly start words: not warmed, one timed run each
+        assert sum("--run-dir" in r and "--rank" not in r for r in mine) == 1
+        assert sum("--rank --words PIXIE" in r and "--run-dir" in r for r in mine) == 1
         assert sum(r.startswith("gpusolve rank --json") for r in mine) == 1 + 2
         for call in ("pattern_matrix", "metrics", "first_pass"):
             timed = f"bench_gpu.py --call {call} --backend {backend} --repeats 2"
@@ -83,8 +85,10 @@ def test_calls_chooses_the_library_calls_timed(tmp_path):
 
 
 def test_what_each_command_found_is_read_from_its_json(bench):
-    search, _, proof, rank = bench.commands("SALET")
+    search, _, proof, costly, rank = bench.commands("SALET")
     best = [{"guess": "SALET", "total": 7897}]
     assert bench.answer(proof, {"best": best}) == json.dumps(best)
     assert bench.answer(search, {"total": 7897, "seconds": 1.2}) == "7897"
     assert bench.answer(rank, [{"guess": "SOARE"}, {"guess": "ROATE"}]) == '[{"guess": "SOARE"}]'
+    found = {"results": [{"word": "PIXIE", "total": 8753}, {"word": "AMAZE", "total": 8736}]}
+    assert bench.answer(costly, found) == '[["AMAZE", 8736], ["PIXIE", 8753]]'
