@@ -64,24 +64,23 @@ def _positions(pm, rng, count):
     return out
 
 
+GAMES = {
+    "kind": st.sampled_from(["wordle", "jotto", "mastermind"]),
+    "mode": st.sampled_from(["normal", "hard", "consistent"]),
+    "seed": st.integers(0, 10**6),
+    "max_guesses": st.integers(3, 5),
+}
+"""Random small games: which game, mode, word lists (by seed) and guess limit."""
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
-    mode=st.sampled_from(["normal", "hard", "consistent"]),
-    seed=st.integers(0, 10**6),
-    max_guesses=st.integers(3, 5),
-)
+@given(**GAMES)
 def test_every_lookup_a_collision_changes_no_value_at_any_node(kind, mode, seed, max_guesses):
     _collisions_change_no_value(kind, mode, seed, max_guesses)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    kind=st.sampled_from(["wordle", "jotto", "mastermind"]),
-    mode=st.sampled_from(["normal", "hard", "consistent"]),
-    seed=st.integers(0, 10**6),
-    max_guesses=st.integers(3, 5),
-)
+@given(**GAMES)
 def test_sets_the_driver_searches_are_proven_by_their_records_too(kind, mode, seed, max_guesses):
     """Every set searched guess by guess by the driver (``FIRST_PASS_MIN_ANSWERS`` 1), its values
     memo entries as the kernel's are: every lookup a collision still changes no value."""
