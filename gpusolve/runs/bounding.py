@@ -371,7 +371,7 @@ class _Run:
 
     def bounds(self) -> None:
         """Record the first-pass and second-pass bounds of every bucket (once)."""
-        from ..search.bounds import first_pass, guess_caps, guess_table, ranked_replies, second_pass
+        from ..search.bounds import first_pass, guess_caps, guess_table, second_pass
 
         if self.first_pass is not None:
             return
@@ -382,9 +382,8 @@ class _Run:
         rows = np.sort(pm.answer_rows).astype(np.int32) if members_only else \
             np.arange(pm.shape[0], dtype=np.int32)
         caps = guess_caps(guess_table(pm, answers, rows))
-        replies = ranked_replies(pm, answers, rows, caps, members_only)
         first = first_pass(pm, answers, np.array([self.row], np.int32), rows, caps, self.max_guesses - 1,
-                           members_only=members_only, replies=replies)
+                           members_only=members_only)
         second = second_pass(pm, answers, first, rows, self.max_guesses - 1, pm.branches, members_only)
         result = {"first_pass": int(first.totals[0]), "second_pass": int(second.totals[0]), "buckets": {
             how: {b.label: int(bounds.buckets[0, b.reply]) for b in self.buckets}

@@ -70,10 +70,36 @@ def guess_caps(table: np.ndarray) -> np.ndarray:
     return table[:, 0]
 
 
+@dataclass(frozen=True)
+class Answerers:
+    """What the CPU first pass reads of the guesses that may answer a set's buckets, made once
+    per set (``answerers``): their rows and caps by decreasing cap, the answer-major replies of
+    those rows in that order (none where each bucket is answered by its own answers), and the
+    most distinct replies any of the set's answers gives on it."""
+
+    rows: np.ndarray
+    caps: np.ndarray
+    replies: np.ndarray
+    member_most: int
+
+
+def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np.ndarray,
+              members_only: bool = False) -> Answerers:
+    """Return the ``Answerers`` of the guess ``rows`` (with their ``caps``) over ``answers``."""
+    from ..kernels.stats import BRANCHES
+
+    order = np.argsort(-caps, kind="stable")
+    ranked = np.ascontiguousarray(rows[order], np.int32)
+    replies = np.zeros((0, 0), np.uint8) if members_only else \
+        np.ascontiguousarray(answer_replies(pm, answers, ranked))
+    own = CpuBackend().set_stats(pm.codes, pm.answer_rows[answers], answers, pm.game.n_patterns,
+                                 pm.game.solved, (BRANCHES,))
+    return Answerers(ranked, np.ascontiguousarray(caps[order], np.int64), replies, int(own[:, 0].max()))
+
+
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
                caps: np.ndarray, left: int, members_only: bool = False, cutoff: int | None = None,
-               replies: np.ndarray | None = None, pair_max: int | None = None,
-               hard: bool = False, member_most: int | None = None) -> FirstPass:
+               kept: Answerers | None = None, pair_max: int | None = None, hard: bool = False) -> FirstPass:
     """Return the first-pass bounds of the guess rows ``starts`` over the answer columns
     ``answers`` with ``left`` guesses to go after them.
 
@@ -81,69 +107,42 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     allowed: the bound stays proven); ``members_only``: each bucket is answered by its own
     answers instead (consistent mode); ``hard``: by those of ``rows`` the hard-mode rule allows
     after the start word's reply (hard mode; ``rows`` those allowed before it). With a ``cutoff``,
-    a start word's scan stops once its bound reaches it. ``replies``: ``ranked_replies(pm,
-    answers, rows, caps, members_only)`` and ``member_most``: ``most_member_replies(pm, answers)``,
-    when the caller keeps them; ``pair_max`` tunes the kernels (``kernels.bounds_cpu.PAIR_MAX``,
-    ``PAIR_RATIO``; never changes a result).
+    a start word's scan stops once its bound reaches it. ``kept``: ``answerers(pm, answers, rows,
+    caps, members_only)``, when the caller keeps it; ``pair_max`` tunes the kernels
+    (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result).
     """
     import numba
 
-    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, start_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, Words, start_bounds, start_hard_bounds
     from ..kernels.threads import over_slices
 
-    order = by_cap(caps)
-    guesses = np.ascontiguousarray(rows[order], np.int32)
-    cap = np.ascontiguousarray(caps[order], np.int64)
     starts = np.ascontiguousarray(starts, np.int32)
-    limit = INF if cutoff is None else int(min(cutoff, INF))
-    pair_max = PAIR_MAX if pair_max is None else pair_max
     if on_gpu(pm, len(answers), len(starts), len(rows), hard):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
-    if replies is None:
-        replies = ranked_replies(pm, answers, rows, caps, members_only)
-    if member_most is None:
-        member_most = most_member_replies(pm, answers)
-    if hard:  # no CUDA twin: hard mode's bounds are computed on the CPU
-        return _hard_first_pass(pm, replies, answers, starts, Guesses(guesses, cap), left, member_most, limit,
-                                pair_max)
-    npat = pm.game.n_patterns
-    buckets = np.zeros((len(starts), npat), np.int64)
-    totals = np.zeros(len(starts), np.int64)
-    codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
-                                   pm.answer_rows.astype(np.int32))
-
-    def words(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
-        start_bounds(codes, replies, answers, starts[lo:hi], guesses, cap, pm.game.solved, npat, left,
-                     members_only, answer_rows, member_most, limit, pair_max, buckets[lo:hi], totals[lo:hi])
-
-    over_slices(words, len(starts), numba.get_num_threads())
-    return FirstPass(starts, totals, buckets, limit)
-
-
-def _hard_first_pass(pm: PatternMatrix, replies: np.ndarray, answers: np.ndarray, starts: np.ndarray,
-                     guesses: tuple, left: int, member_most: int, cutoff: int, pair_max: int) -> FirstPass:
-    """Return the hard-mode first-pass bounds (``kernels.bounds_cpu.hard_bounds_of_start``) of
-    the start rows ``starts``, the ``guesses`` (``kernels.bounds_cpu.Guesses``) allowed before them
-    (``member_most``: the most distinct replies an answer gives on ``answers``)."""
-    import numba
-
-    from ..kernels.bounds_cpu import Words, start_hard_bounds
-    from ..kernels.threads import over_slices
-
+    if kept is None:
+        kept = answerers(pm, answers, rows, caps, members_only)
+    limit = INF if cutoff is None else int(min(cutoff, INF))
+    pair_max = PAIR_MAX if pair_max is None else pair_max
     game = pm.game
-    words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
     buckets = np.zeros((len(starts), game.n_patterns), np.int64)
     totals = np.zeros(len(starts), np.int64)
     codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
                                    pm.answer_rows.astype(np.int32))
+    words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
+    guesses = Guesses(kept.rows, kept.caps)
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
-        start_hard_bounds(codes, words, replies, answers, starts[lo:hi], guesses, game.solved,
-                          game.n_patterns, left, answer_rows, member_most, cutoff, pair_max, buckets[lo:hi],
-                          totals[lo:hi])
+        if hard:  # no CUDA twin: hard mode's bounds are computed on the CPU
+            start_hard_bounds(codes, words, kept.replies, answers, starts[lo:hi], guesses, game.solved,
+                              game.n_patterns, left, answer_rows, kept.member_most, limit, pair_max,
+                              buckets[lo:hi], totals[lo:hi])
+        else:
+            start_bounds(codes, kept.replies, answers, starts[lo:hi], kept.rows, kept.caps, game.solved,
+                         game.n_patterns, left, members_only, answer_rows, kept.member_most, limit, pair_max,
+                         buckets[lo:hi], totals[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
-    return FirstPass(starts, totals, buckets, cutoff)
+    return FirstPass(starts, totals, buckets, limit)
 
 
 def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None,
@@ -251,32 +250,6 @@ def answer_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray) -> 
     return np.take(pm.answer_major[answers], rows, axis=1)
 
 
-def by_cap(caps: np.ndarray) -> np.ndarray:
-    """Return the positions of guesses by decreasing cap (ties in their order): the order in
-    which the first pass scans the guesses that may answer a bucket."""
-    return np.argsort(-caps, kind="stable")
-
-
-def ranked_replies(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np.ndarray,
-                   members_only: bool = False) -> np.ndarray:
-    """Return the answer-major replies the first pass reads: ``out[i, j]`` the reply of the j-th
-    of the guess ``rows`` by decreasing cap (``by_cap``) to ``answers[i]`` (none where each
-    bucket is answered by its own answers: ``members_only``)."""
-    if members_only:
-        return np.zeros((0, 0), np.uint8)
-    return np.ascontiguousarray(answer_replies(pm, answers, rows[by_cap(caps)]))
-
-
-def most_member_replies(pm: PatternMatrix, answers: np.ndarray) -> int:
-    """Return the most distinct replies any of the answers ``answers`` gives on them as a guess
-    (on the CPU: it serves the CPU kernels)."""
-    from ..kernels.stats import BRANCHES
-
-    rows = pm.answer_rows[answers]
-    return int(CpuBackend().set_stats(pm.codes, rows, answers, pm.game.n_patterns, pm.game.solved,
-                                      (BRANCHES,))[:, 0].max())
-
-
 def size_bound(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, most: int,
                left: int) -> np.ndarray:
     """Return a proven lower bound on the total of each start row from its bucket sizes alone
@@ -306,16 +279,15 @@ def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.
     """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
     (each scan stopped once its bound reaches ``cutoff``: then a proven bound >= it, not the
     whole first pass); the guess table and reply matrix they need are kept for the next call."""
-    rows, caps, replies, most = _root(pm, mode)
+    rows, caps, kept = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
     return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
-                      cutoff=cutoff, replies=replies, hard=mode == "hard", member_most=most).totals
+                      cutoff=cutoff, kept=kept, hard=mode == "hard").totals
 
 
-def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Return (the guess rows that may answer a start word's buckets in ``mode``, their caps, the
-    replies the first pass reads, the most replies an answer gives), kept for the last matrix and
-    mode."""
+def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, Answerers]:
+    """Return (the guess rows that may answer a start word's buckets in ``mode``, their caps,
+    their ``Answerers``), kept for the last matrix and mode."""
     key = (id(pm), mode)
     if key not in _ROOT:
         answers = np.arange(pm.shape[1], dtype=np.int32)
@@ -323,8 +295,7 @@ def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndar
             np.arange(pm.shape[0], dtype=np.int32)
         caps = guess_caps(guess_table(pm, answers, rows))
         _ROOT.clear()
-        _ROOT[key] = (pm, rows, caps, ranked_replies(pm, answers, rows, caps, mode == "consistent"),
-                      most_member_replies(pm, answers))
+        _ROOT[key] = (pm, rows, caps, answerers(pm, answers, rows, caps, mode == "consistent"))
     return _ROOT[key][1:]
 
 
@@ -332,10 +303,9 @@ def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np
     """Return the second-pass bounds of the start rows ``starts`` over every answer in normal or
     consistent ``mode`` (on whole first passes: no cutoff)."""
     members_only = mode == "consistent"
-    rows, caps, replies, most = _root(pm, mode)
+    rows, caps, kept = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
-    first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only,
-                       replies=replies, member_most=most)
+    first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only, kept=kept)
     return second_pass(pm, answers, first, rows, max_guesses - 1, pm.branches, members_only)
 
 

@@ -69,16 +69,7 @@ from ..kernels.optimal_cpu import (
 )
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
-from .bounds import (
-    first_pass,
-    guess_caps,
-    guess_table,
-    most_member_replies,
-    on_gpu,
-    ranked_replies,
-    size_bound,
-    whole_table,
-)
+from .bounds import answerers, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
@@ -504,13 +495,12 @@ class _Search:
             order = order[:limit]
         choice.candidates = len(order)
         caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
-        replies = None
+        kept = None
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
         if caps is not None and on_gpu(pm, n, len(order), hard=ctx.mode == "hard"):
             batch = len(order)
         elif caps is not None:
-            replies = ranked_replies(pm, answers, guessers, caps, ctx.mode == "consistent")
-        member_most = most_member_replies(pm, answers) if caps is not None else None
+            kept = answerers(pm, answers, guessers, caps, ctx.mode == "consistent")
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
             choice.tried += 1
@@ -530,8 +520,8 @@ class _Search:
             first = None
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
-                                   members_only=ctx.mode == "consistent", cutoff=bound, replies=replies,
-                                   hard=ctx.mode == "hard", member_most=member_most)
+                                   members_only=ctx.mode == "consistent", cutoff=bound, kept=kept,
+                                   hard=ctx.mode == "hard")
                 for j, i in enumerate(chunk):
                     if known is not None and int(cand[i]) in known:
                         first.raise_to(j, known[int(cand[i])], n)
