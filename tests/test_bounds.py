@@ -80,13 +80,30 @@ def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str, 
 def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed, n_answers, extra,
                                                                 max_guesses, pair_max):
     pm = random_instance(kind, seed, n_answers, n_answers + extra)
-    tree = node_values(pm, mode, max_guesses)
+
+    def bounds(answers, depth, allowed):
+        members = sorted(answers)
+        guesses = members if mode == "consistent" else sorted(allowed)
+
+        def check(j, g, p, bcols, bound):
+            own = pm.answer_rows[bcols] if mode == "consistent" else [pm.guess_index[h] for h in guesses]
+            assert bound == reference_bucket_bound(pm, bcols, np.array(own), depth - 1)
+
+        return bounds_at(pm, members, guesses, depth - 1, mode, pair_max), guesses, check
+
+    check_bounds_at_every_node(pm, node_values(pm, mode, max_guesses), bounds)
+
+
+def check_bounds_at_every_node(pm, tree, bounds) -> None:
+    """Check first-pass bounds at every node brute force visits (``tree``: ``node_values``): each
+    bucket's bound at most its true value, each guess's total at most its cost, the least total at
+    most the node's value. ``bounds(answers, depth, allowed)`` returns a node's (first pass, its
+    guesses in order, ``check(j, guess, reply, bucket's answer columns, bound)``: the oracle's
+    checks of one bucket's bound)."""
     for (answers, depth, allowed), v in tree["values"].items():
         if depth < 2 or len(answers) < 2:
             continue
-        members = sorted(answers)
-        guesses = members if mode == "consistent" else sorted(allowed)
-        fp = bounds_at(pm, members, guesses, depth - 1, mode, pair_max)
+        fp, guesses, check = bounds(answers, depth, allowed)
         for j, g in enumerate(guesses):
             cost = len(answers)
             for p, bucket in tree["buckets"](g, answers).items():
@@ -95,9 +112,7 @@ def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed,
                 truth = tree["value"](frozenset(bucket), depth - 1, tree["after"](allowed, g, p))
                 bound = fp.buckets[j, p]
                 assert bound <= truth or (bound >= BOUND_INF and truth == INF)
-                bcols = np.array([pm.answers.index(a) for a in bucket])
-                own = pm.answer_rows[bcols] if mode == "consistent" else [pm.guess_index[h] for h in guesses]
-                assert bound == reference_bucket_bound(pm, bcols, np.array(own), depth - 1)
+                check(j, g, p, np.array(sorted(pm.answers.index(a) for a in bucket)), bound)
                 cost += truth
             assert fp.totals[j] <= cost or (fp.totals[j] >= BOUND_INF and cost == INF)
         assert fp.totals.min() <= v or v == INF

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bounds import first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_bounds import check_bounds_at_every_node, first_pass_everywhere, node_values  # noqa: F401 (a fixture)
 from test_optimal import INF, WORDLE_WORDS, brute_force, random_instance, small_matrix
 from tinygames import tiny, tiny_pm
 
@@ -19,7 +19,6 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
-from gpusolve.search.bounds import INF as BOUND_INF
 from gpusolve.search.bounds import first_pass, guess_caps, reference_hard_bucket_bound
 from gpusolve.search.optimal import Options, Question, guess_table, solve
 
@@ -63,27 +62,20 @@ def hard_bounds(pm, answers, allowed, left: int, pair_max: int, cutoff: int | No
 
 
 def check_every_node(pm, max_guesses: int, pair_max: int) -> None:
-    """Check the hard-mode bounds of every bucket of every guess at every node brute force visits."""
-    tree = node_values(pm, "hard", max_guesses)
-    for (answers, depth, allowed), v in tree["values"].items():
-        if depth < 2 or len(answers) < 2:
-            continue
+    """Check the hard-mode bounds of every bucket of every guess at every node brute force visits:
+    never above the true value, equal to the oracle's, never below the normal-mode bound."""
+
+    def bounds(answers, depth, allowed):
         hard, normal = hard_bounds(pm, answers, allowed, depth - 1, pair_max)
         rows = np.array(sorted(pm.guess_index[g] for g in allowed))
-        for j, g in enumerate(pm.guesses[r] for r in rows):
-            cost = len(answers)
-            for p, bucket in tree["buckets"](g, answers).items():
-                if p == pm.game.solved:
-                    continue
-                truth = tree["value"](frozenset(bucket), depth - 1, tree["after"](allowed, g, p))
-                bound = hard.buckets[j, p]
-                assert bound <= truth or (bound >= BOUND_INF and truth == INF)
-                bcols = np.array(sorted(pm.answers.index(a) for a in bucket))
-                assert bound == reference_hard_bucket_bound(pm, pm.guess_index[g], bcols, rows, depth - 1)
-                assert bound >= normal.buckets[j, p]
-                cost += truth
-            assert hard.totals[j] <= cost or (hard.totals[j] >= BOUND_INF and cost == INF)
-        assert hard.totals.min() <= v or v == INF
+
+        def check(j, g, p, bcols, bound):
+            assert bound == reference_hard_bucket_bound(pm, pm.guess_index[g], bcols, rows, depth - 1)
+            assert bound >= normal.buckets[j, p]
+
+        return hard, [pm.guesses[r] for r in rows], check
+
+    check_bounds_at_every_node(pm, node_values(pm, "hard", max_guesses), bounds)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
