@@ -141,6 +141,7 @@ def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max):
 def first_pass_everywhere(monkeypatch):
     """Give every search, however small its root, first-pass bounds (the same for every example)."""
     monkeypatch.setattr(optimal, "FIRST_PASS_MIN_ANSWERS", 1)
+    monkeypatch.setattr(optimal, "DRIVER_MIN_ANSWERS", 1)
     monkeypatch.setattr(optimal, "FIRST_PASS_BATCH", 3)
 
 

@@ -165,7 +165,7 @@ def test_wordles_reply_key_and_the_reply_determine_each_other(seed):
        extra=st.integers(6, 20), max_guesses=st.integers(2, 5))
 @pytest.mark.usefixtures("first_pass_everywhere")
 def test_hard_search_with_first_pass_matches_brute_force(kind, seed, n_answers, extra, max_guesses):
-    assert optimal.FIRST_PASS_MIN_ANSWERS == 1  # every set of the search gets first-pass bounds
+    assert optimal.DRIVER_MIN_ANSWERS == 1  # every set of the search gets first-pass bounds
     pm = instance(kind, seed, n_answers, n_answers + extra)
     expected = brute_force(pm, "hard", max_guesses)
     try:

@@ -101,10 +101,15 @@ CASES = {
     "tiny-4-rows": lambda: measure(tiny(4, 100, 0), Question(max_guesses=6, tree=False), vector_max=0),
 }
 
+# Re-pinned 2026-11-26 (salet, salet-blank-cutoff, hard-salet-y, consistent-trace-8, mastermind-1122):
+# sets of 128 to 255 answers with no cutoff known (a start word's buckets, a root) are searched by the
+# driver with first-pass bounds (``optimal.FIRST_PASS_MIN_ANSWERS``), fewer nodes for the same totals;
+# guesses refuted at such a root now carry their first-pass bounds (at or above the cutoff, ties at 459
+# listed in another order).
 PINS: dict[str, tuple] = {
     'salet':
-        (7920, 'SALET', True, True, [('SALET', 7920, True)], (651, 4, 647, 106959109, 2123, 0),
-         {3: (27, 162673), 4: (528, 79659012), 5: (96, 27137424)}),
+        (7920, 'SALET', True, True, [('SALET', 7920, True)], (572, 2, 572, 96606037, 1813, 0),
+         {3: (25, 162673), 4: (453, 74313132), 5: (94, 22130232)}),
     'salet-cutoff':
         (None, None, True, False, [('SALET', 7900, False)], (511, 4, 507, 94910864, 1811, 0),
          {3: (25, 162673), 4: (473, 78948295), 5: (13, 15799896)}),
@@ -115,9 +120,9 @@ PINS: dict[str, tuple] = {
          (639, 98, 541, 126191616, 0, 0), {2: (639, 126191616)}),
     'salet-blank-cutoff':
         (None, None, True, False,
-         [('COURD', 600, False), ('PRION', 600, False), ('GOURD', 600, False), ('PROIN', 600, False),
-          ('GROIN', 600, False), ('POIND', 600, False), ('CORNY', 600, False)],
-         (76, 2, 74, 15177240, 17, 0), {3: (5, 0), 4: (71, 15177240)}),
+         [('COURD', 601, False), ('GUIRO', 603, False), ('DRONY', 604, False), ('CRONY', 604, False),
+          ('GRUND', 604, False), ('ROUND', 605, False), ('GOURD', 605, False)],
+         (0, 0, 0, 0, 0, 0), {}),
     'salet-y-rows':
         (221, 'NORTH', True, True,
          [('NORTH', 221, True), ('RHINO', 225, True), ('THORN', 225, True), ('PORCH', 226, True),
@@ -125,24 +130,20 @@ PINS: dict[str, tuple] = {
          (212, 43, 169, 4579116, 34, 0), {3: (7, 0), 4: (205, 4579116)}),
     'hard-salet-y':
         (452, 'DRONE', True, True,
-         [('DRONE', 452, True), ('DRICE', 456, True), ('CERNE', 459, True), ('RONDE', 459, False),
-          ('CRINE', 459, False), ('GERNE', 459, False), ('PRICE', 459, False)],
-         (701, 77, 625, 19639584, 226, 0), {3: (141, 0), 4: (560, 19639584)}),
+         [('DRONE', 452, True), ('DRICE', 456, True), ('CERNE', 459, True), ('ROUGE', 459, False),
+          ('PRUDE', 459, False), ('DOREE', 459, False), ('CORBE', 459, False)],
+         (66, 0, 66, 113281, 16, 0), {3: (10, 0), 4: (56, 113281)}),
     'hard-salet-g':
         (73, 'GOLDY', True, True,
          [('GOLDY', 73, True), ('FOLLY', 74, True), ('FILLO', 73, False), ('DOLCI', 73, False),
           ('DOLLY', 73, False)],
          (117, 22, 95, 237849, 46, 0), {3: (12, 420), 4: (105, 237429)}),
-    # cells at 6 guesses left: 503,910 before the phases, where the slot 8 + 6 also counted a
-    # diagnostic (810 nodes cut by a bound); the cells per depth now add up to the 793,158 scanned
     'consistent-trace-8':
-        (8147, 'TRACE', True, True, [('TRACE', 8147, True)], (2206, 152, 2086, 793158, 3677, 0),
-         {3: (9, 0), 4: (237, 4714), 5: (959, 114931), 6: (903, 503100), 7: (98, 170413)}),
-    # memo stores 1,161 before the driver's large sets became memo entries: its three sets of 256 codes
-    # (the replies to 1122 without a 1 or a 2, and two alike) are stored as the kernel stores a node
+        (8147, 'TRACE', True, True, [('TRACE', 8147, True)], (1768, 93, 1698, 454489, 3237, 0),
+         {3: (9, 0), 4: (230, 4714), 5: (801, 114521), 6: (631, 225357), 7: (97, 109897)}),
     'mastermind-1122':
-        (5702, '1122', True, True, [('1122', 5702, True)], (1031, 8, 1164, 7642448, 536, 0),
-         {3: (745, 60702), 4: (278, 6905234), 5: (8, 676512)}),
+        (5702, '1122', True, True, [('1122', 5702, True)], (651, 2, 726, 4818118, 382, 0),
+         {3: (429, 38760), 4: (215, 4372414), 5: (7, 406944)}),
     'mastermind-3-5':
         (451, '123', True, True, [('123', 451, True), ('112', 453, True), ('111', 511, True)],
          (93, 0, 94, 65837, 62, 0), {3: (13, 0), 4: (64, 20212), 5: (16, 45625)}),

@@ -222,13 +222,13 @@ def bounds_job(pm: PatternMatrix, guesses: str | None, answers: str | None, mode
 def check_fits(game, n_guesses: int, n_answers: int, workers: int, memo_mb: int, max_guesses: int) -> None:
     """Refuse, before the matrix is built, a bounding run whose matrices, memo and workspaces
     cannot fit in this machine's memory. The compiled search only ever holds sets smaller than
-    ``FIRST_PASS_MIN_ANSWERS`` (larger ones are searched guess by guess in Python), so a worker's
+    ``DRIVER_MIN_ANSWERS`` (larger ones are searched guess by guess in Python), so a worker's
     workspace is sized to those, not to the whole answer list."""
     from ..core.games import matrix_bytes
     from ..core.limits import check_memory
-    from ..search.optimal import FIRST_PASS_MIN_ANSWERS, workspace_bytes
+    from ..search.optimal import DRIVER_MIN_ANSWERS, workspace_bytes
 
-    small = min(n_answers, FIRST_PASS_MIN_ANSWERS)
+    small = min(n_answers, DRIVER_MIN_ANSWERS)
     per_worker = workspace_bytes(n_guesses, small, game.n_patterns, max_guesses + 2) + 16 * n_answers * (
         max_guesses + 2)
     need = ((memo_mb + TREE_PAIR_MB) * 2**20 + 2 * matrix_bytes(game, n_guesses, n_answers)
