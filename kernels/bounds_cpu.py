@@ -47,9 +47,23 @@ from . import levels, replies
 from .config import INF
 from .hardmode import SCRATCH
 from .hardmode_cpu import hard_rule, rule_allows
+from .setkeys import find, new_memo, set_hash, store, zobrist
 
 level_bound = njit(cache=True, nogil=True)(levels.level_bound)
 reply_code = njit(nogil=True, inline="always")(replies.reply_code)
+
+Scores = namedtuple("Scores", "memo zobrist")
+"""Bucket scores remembered from one first pass to the next over the same answer set and guesses
+(``new_scores``): a ``kernels.setkeys`` memo of (a bucket's answer columns, guesses left) ->
+``2 * best + split``, its final best score and whether a guess splits it, and the answers' hash
+words. A bucket's score depends on its answers alone, not on the start word that made it, and
+its record (the members) proves an entry, so a remembered score is the one a scan would find."""
+
+
+def new_scores(n_answers: int) -> Scores:
+    """Return empty ``Scores`` for a game of ``n_answers`` answer columns."""
+    return Scores(new_memo(), zobrist(n_answers, 0x5C0E5))
+
 
 Words = namedtuple("Words", "kind length colours letters counts")
 """The guesses' words for the hard-mode rule: the reply rule's kind, word length and symbols, the
@@ -243,7 +257,7 @@ def _score_members(codes, answer_rows, perm, first, active, n_patterns):
 
 @njit(cache=True, nogil=True)
 def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, left, members_only,
-                    answer_rows, member_most, cutoff, pair_max, out):
+                    answer_rows, member_most, cutoff, pair_max, scores, out, fresh):
     """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``)
     (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
 
@@ -252,7 +266,9 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     ``member_most`` the most distinct replies one gives on ``answers``) answer a bucket; with
     ``members_only``, its own answers alone. The scan stops early once the total reaches
     ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
-    ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result).
+    ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result),
+    unless ``scores`` (read only here) holds the bucket's score: ``fresh[p]`` gets ``1 + 2 * best
+    + split`` of each bucket scored pairwise (0: none) for ``remember``.
     """
     local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
     na = active.shape[0]
@@ -317,10 +333,17 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
         m = first[pick + 1] - first[pick]
         if best[pick] >= m and (left != 2 or split[pick]):
             continue  # no other guess scores more than m
+        members = perm[first[pick]:first[pick + 1]]
+        known = find(scores.memo, members, set_hash(members, scores.zobrist), left, -1)
+        if known >= 0:
+            best[pick] = known >> 1
+            split[pick] = known & 1
+            continue
         k, splits = _pair_scores(tmat, cap, local, first[pick], first[pick + 1], key, every,
                                  _floor(m, best[pick], split[pick], left), seen, score)
         best[pick] = max(best[pick], k)
         split[pick] |= splits
+        fresh[pick] = 1 + 2 * best[pick] + split[pick]
     total = fixed
     for t in range(na):
         p = active[t]
@@ -358,12 +381,31 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
 
 @njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
-                 answer_rows, member_most, cutoff, pair_max, out, totals):
-    """Fill ``out[j]`` (bucket bounds) and ``totals[j]`` (first-pass bound) of start row
-    ``starts[j]`` (see ``bounds_of_start``)."""
+                 answer_rows, member_most, cutoff, pair_max, scores, out, totals, fresh):
+    """Fill ``out[j]`` (bucket bounds), ``totals[j]`` (first-pass bound) and ``fresh[j]`` (the
+    bucket scores found) of start row ``starts[j]`` (see ``bounds_of_start``)."""
     for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
-                                    left, members_only, answer_rows, member_most, cutoff, pair_max, out[j])
+                                    left, members_only, answer_rows, member_most, cutoff, pair_max, scores,
+                                    out[j], fresh[j])
+
+
+@njit(cache=True)
+def remember(scores, codes, answers, starts, left, fresh):
+    """Store in ``scores`` the bucket scores ``start_bounds`` found (``fresh``) under the start rows
+    ``starts`` over ``answers`` with ``left`` guesses to go; return None."""
+    members = np.empty(answers.shape[0], np.int32)
+    for j in range(starts.shape[0]):
+        row = codes[starts[j]]
+        for p in range(fresh.shape[1]):
+            if fresh[j, p] == 0:
+                continue
+            m = 0
+            for a in answers:
+                if row[a] == p:
+                    members[m] = a
+                    m += 1
+            store(scores.memo, members[:m], set_hash(members[:m], scores.zobrist), left, fresh[j, p] - 1)
 
 
 Groups = namedtuple("Groups", "reply size head by_head first order allowed")
@@ -584,5 +626,5 @@ def start_hard_bounds(codes, words, tmat, answers, starts, guesses, solved, n_pa
                                          left, answer_rows, member_most, cutoff, pair_max, out[j])
 
 
-__all__ = ["INF", "Guesses", "Words", "bounds_of_start", "hard_bounds_of_start", "level_bound", "size_bounds",
-           "start_bounds", "start_hard_bounds"]
+__all__ = ["INF", "Guesses", "Scores", "Words", "bounds_of_start", "hard_bounds_of_start", "level_bound",
+           "new_scores", "remember", "size_bounds", "start_bounds", "start_hard_bounds"]

@@ -7,6 +7,8 @@ from functools import cache
 
 import numpy as np
 import pytest
+from gpusolve.kernels import setkeys
+from gpusolve.kernels.bounds_cpu import remember
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_optimal import INF, brute_force, random_instance
@@ -15,7 +17,14 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
 from gpusolve.search.bounds import INF as BOUND_INF
-from gpusolve.search.bounds import first_pass, guess_caps, guess_table, reference_bucket_bound, size_bound
+from gpusolve.search.bounds import (
+    answerers,
+    first_pass,
+    guess_caps,
+    guess_table,
+    reference_bucket_bound,
+    size_bound,
+)
 from gpusolve.search.optimal import Options, Question, solve
 
 
@@ -135,6 +144,49 @@ def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max):
             assert cut.totals[j] == full.totals[j] and cut.complete(j)
         else:
             assert cutoff <= cut.totals[j] <= full.totals[j]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
+       above=st.integers(0, 12) | st.none(), batch=st.integers(1, 9), key_bits=st.sampled_from([0, 2, 64]))
+def test_bucket_scores_remembered_across_first_passes_change_no_bound(kind, seed, above, batch, key_bits):
+    """A set's first passes in batches share its ``Answerers``, whose remembered bucket scores
+    serve later batches (proven by each bucket's members, also where every bucket hashes alike):
+    every batch gets the bounds a first pass of its own gets."""
+    pm = random_instance(kind, seed, 40, 64)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.random.default_rng(seed).permutation(len(pm.guesses)).astype(np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    cutoff = None if above is None else int(first_pass(pm, cols, rows, rows, caps, 4).totals.min()) + above
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(setkeys, "KEY_BITS", key_bits)
+        kept = answerers(pm, cols, rows, caps)
+    for lo in range(0, len(rows), batch):
+        starts = rows[lo:lo + batch]
+        shared = first_pass(pm, cols, starts, rows, caps, 4, cutoff=cutoff, kept=kept)
+        alone = first_pass(pm, cols, starts, rows, caps, 4, cutoff=cutoff)
+        assert (shared.totals == alone.totals).all() and (shared.buckets == alone.buckets).all()
+
+
+def test_bucket_scores_are_remembered_and_read(full_pm):
+    """On SALET's bucket of no reveals (221 answers), a first pass remembers the scores of the
+    buckets it scores pairwise, the same first pass again finds every one of them (it stores
+    none) and gets the same bounds, and scores made wrong on purpose change the bounds (they
+    are read)."""
+    pm = full_pm
+    cols = np.flatnonzero(np.asarray(pm.codes[pm.guess_index["SALET"]]) == 0).astype(np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    kept = answerers(pm, cols, rows, caps)
+    starts = rows[::40]
+    first = first_pass(pm, cols, starts, rows, caps, 4, kept=kept)
+    used = int(kept.scores.memo[2][0])
+    again = first_pass(pm, cols, starts, rows, caps, 4, kept=kept)
+    assert len(cols) == 221 and used > 0 and int(kept.scores.memo[2][0]) == used
+    assert (again.buckets == first.buckets).all()
+    scored = (first.buckets > 3) & (first.buckets < BOUND_INF)
+    remember(kept.scores, np.ascontiguousarray(pm.codes), cols, starts, 4, scored.astype(np.int64))
+    assert (first_pass(pm, cols, starts, rows, caps, 4, kept=kept).totals > first.totals).any()
 
 
 @pytest.fixture

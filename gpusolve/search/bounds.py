@@ -13,12 +13,16 @@ guesses the hard-mode rule allows after the start word's reply alone (``hard=Tru
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.backend import CpuBackend
 from ..core.patterns import PatternMatrix
 from ..kernels.config import INF
+
+if TYPE_CHECKING:
+    from ..kernels.bounds_cpu import Scores
 
 
 @dataclass
@@ -74,18 +78,22 @@ def guess_caps(table: np.ndarray) -> np.ndarray:
 class Answerers:
     """What the CPU first pass reads of the guesses that may answer a set's buckets, made once
     per set (``answerers``): their rows and caps by decreasing cap, the answer-major replies of
-    those rows in that order (none where each bucket is answered by its own answers), and the
-    most distinct replies any of the set's answers gives on it."""
+    those rows in that order (none where each bucket is answered by its own answers), the most
+    distinct replies any of the set's answers gives on it, and the scores of the buckets its
+    first passes have scored pairwise so far (``kernels.bounds_cpu.Scores``: the next first pass
+    over a bucket already scored reads its score, proven by the bucket's members)."""
 
     rows: np.ndarray
     caps: np.ndarray
     replies: np.ndarray
     member_most: int
+    scores: Scores
 
 
 def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np.ndarray,
               members_only: bool = False) -> Answerers:
     """Return the ``Answerers`` of the guess ``rows`` (with their ``caps``) over ``answers``."""
+    from ..kernels.bounds_cpu import new_scores
     from ..kernels.stats import BRANCHES
 
     order = np.argsort(-caps, kind="stable")
@@ -94,7 +102,8 @@ def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np
         np.ascontiguousarray(answer_replies(pm, answers, ranked))
     own = CpuBackend().set_stats(pm.codes, pm.answer_rows[answers], answers, pm.game.n_patterns,
                                  pm.game.solved, (BRANCHES,))
-    return Answerers(ranked, np.ascontiguousarray(caps[order], np.int64), replies, int(own[:, 0].max()))
+    return Answerers(ranked, np.ascontiguousarray(caps[order], np.int64), replies, int(own[:, 0].max()),
+                     new_scores(pm.shape[1]))
 
 
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
@@ -113,7 +122,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     """
     import numba
 
-    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, Words, start_bounds, start_hard_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, Words, remember, start_bounds, start_hard_bounds
     from ..kernels.threads import over_slices
 
     starts = np.ascontiguousarray(starts, np.int32)
@@ -126,6 +135,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     game = pm.game
     buckets = np.zeros((len(starts), game.n_patterns), np.int64)
     totals = np.zeros(len(starts), np.int64)
+    fresh = np.zeros((len(starts), game.n_patterns), np.int64)
     codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
                                    pm.answer_rows.astype(np.int32))
     words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
@@ -139,9 +149,11 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
         else:
             start_bounds(codes, kept.replies, answers, starts[lo:hi], kept.rows, kept.caps, game.solved,
                          game.n_patterns, left, members_only, answer_rows, kept.member_most, limit, pair_max,
-                         buckets[lo:hi], totals[lo:hi])
+                         kept.scores, buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
+    if fresh.any():  # the threads only read the scores: they are written here, after them
+        remember(kept.scores, codes, answers, starts, left, fresh)
     return FirstPass(starts, totals, buckets, limit)
 
 
