@@ -77,6 +77,10 @@ answers' reply rows pairwise (vectorized over the guesses); larger ones guess by
 BLOCK = 2048
 """Guesses compared at once in the pairwise scoring (keeps the rows in the L1/L2 caches)."""
 
+SETTLE_EVERY = 4
+"""Answers the pairwise scoring adds to a block's scores between checks of whether any of its
+guesses can still end above the best known (each answer left adds at most 1)."""
+
 
 @njit(cache=True, nogil=True)
 def _bucket_order(row0, answers, n_patterns, local, perm, first):
@@ -115,6 +119,7 @@ def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
         w = min(width, g0 + BLOCK) - g0
         for g in range(w):
             score[g] = 0
+        settled = False
         for i in range(lo, hi):
             ri = tmat[local[i], g0:g0 + w]
             for g in range(w):
@@ -125,11 +130,25 @@ def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
                     seen[g] |= np.uint8(ri[g] == rj[g])
             for g in range(w):
                 score[g] += 1 - seen[g]
-        for g in range(w):
+            if (i - lo) % SETTLE_EVERY == SETTLE_EVERY - 1 and _block_settled(
+                    score, w, key[g0:g0 + w], allowed, hi - 1 - i, max(most, floor)):
+                settled = True
+                break
+        for g in range(0 if settled else w):
             most = max(most, np.int64(score[g]) * allowed[key[g0 + g]])
             if most == m:
                 return most, True
     return most, most == m
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _block_settled(score, w, key, allowed, rest, best):
+    """Return whether no allowed guess of a block (``score``: its first ``w`` scores so far) can
+    end above ``best`` with ``rest`` more answers to add (each adds 1 at most)."""
+    top = 0
+    for g in range(w):
+        top = max(top, np.int64(score[g]) * allowed[key[g]])
+    return top + rest <= best
 
 
 @njit(cache=True, nogil=True, inline="always")
