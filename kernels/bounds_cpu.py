@@ -413,18 +413,12 @@ def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns,
 def remember(scores, codes, answers, starts, left, fresh):
     """Store in ``scores`` the bucket scores ``start_bounds`` found (``fresh``) under the start rows
     ``starts`` over ``answers`` with ``left`` guesses to go; return None."""
-    members = np.empty(answers.shape[0], np.int32)
     for j in range(starts.shape[0]):
-        row = codes[starts[j]]
+        replies = codes[starts[j]][answers]
         for p in range(fresh.shape[1]):
-            if fresh[j, p] == 0:
-                continue
-            m = 0
-            for a in answers:
-                if row[a] == p:
-                    members[m] = a
-                    m += 1
-            store(scores.memo, members[:m], set_hash(members[:m], scores.zobrist), left, fresh[j, p] - 1)
+            if fresh[j, p]:
+                members = answers[replies == p]
+                store(scores.memo, members, set_hash(members, scores.zobrist), left, fresh[j, p] - 1)
 
 
 Groups = namedtuple("Groups", "reply size head by_head first order allowed")
