@@ -65,6 +65,10 @@ def new_scores(n_answers: int) -> Scores:
     return Scores(new_memo(), zobrist(n_answers, 0x5C0E5))
 
 
+Guesses = namedtuple("Guesses", "rows cap")
+"""The guesses that may answer the buckets in a first pass: rows by decreasing ``cap``, in the
+order of the answer-major replies' columns (``tmat``)."""
+
 Words = namedtuple("Words", "kind length colours letters counts")
 """The guesses' words for the hard-mode rule: the reply rule's kind, word length and symbols, the
 letters of every guess row and its letter counts (``kernels.hardmode.letter_counts``)."""
@@ -275,12 +279,12 @@ def _score_members(codes, answer_rows, perm, first, active, n_patterns):
 
 
 @njit(cache=True, nogil=True)
-def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, left, members_only,
-                    answer_rows, member_most, cutoff, pair_max, scores, out, fresh):
-    """Fill ``out[p]`` with a proven lower bound on V(bucket p of start row ``s``, ``left``)
-    (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
+def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only, answer_rows, member_most,
+                    cutoff, pair_max, scores, out, fresh):
+    """Fill ``out[p]`` (one per reply) with a proven lower bound on V(bucket p of start row ``s``,
+    ``left``) (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
 
-    ``guesses`` (rows, by decreasing ``cap``; ``tmat[i, j]`` the reply of ``guesses[j]`` to
+    ``guesses`` (``Guesses``: rows by decreasing cap; ``tmat[i, j]`` the reply of the j-th to
     ``answers[i]``) and each bucket's own answers (``answer_rows[a]`` is answer a's row;
     ``member_most`` the most distinct replies one gives on ``answers``) answer a bucket; with
     ``members_only``, its own answers alone. The scan stops early once the total reaches
@@ -289,9 +293,11 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
     unless ``scores`` (read only here) holds the bucket's score: ``fresh[p]`` gets ``1 + 2 * best
     + split`` of each bucket scored pairwise (0: none) for ``remember``.
     """
+    rows, cap = guesses.rows, guesses.cap
+    n_patterns = out.shape[0]
     local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
     na = active.shape[0]
-    most = cap[0] if guesses.shape[0] and not members_only else 0
+    most = cap[0] if rows.shape[0] and not members_only else 0
     if cutoff < INF and not members_only:
         total = _before_scores(fixed, first, active, most, member_most, left, out)
         if total >= cutoff:
@@ -308,13 +314,13 @@ def bounds_of_start(codes, tmat, answers, s, guesses, cap, solved, n_patterns, l
             nl += 1
     final = np.zeros(n_patterns, np.bool_)
     gi = 0
-    while nl > 0 and gi < guesses.shape[0]:
+    while nl > 0 and gi < rows.shape[0]:
         kg = cap[gi]
         if cutoff < INF and (gi == 0 or kg != cap[gi - 1]):
             partial = _partial(fixed, first, active, na, best, final, kg, left, out)
             if partial >= cutoff:
                 return partial
-        row = codes[guesses[gi]]
+        row = codes[rows[gi]]
         t = 0
         while t < nl:
             p = large[t]
@@ -399,14 +405,13 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
 
 
 @njit(nogil=True, cache=True)
-def start_bounds(codes, tmat, answers, starts, guesses, cap, solved, n_patterns, left, members_only,
-                 answer_rows, member_most, cutoff, pair_max, scores, out, totals, fresh):
+def start_bounds(codes, tmat, answers, starts, guesses, solved, left, members_only, answer_rows, member_most,
+                 cutoff, pair_max, scores, out, totals, fresh):
     """Fill ``out[j]`` (bucket bounds), ``totals[j]`` (first-pass bound) and ``fresh[j]`` (the
     bucket scores found) of start row ``starts[j]`` (see ``bounds_of_start``)."""
     for j in range(starts.shape[0]):
-        totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, cap, solved, n_patterns,
-                                    left, members_only, answer_rows, member_most, cutoff, pair_max, scores,
-                                    out[j], fresh[j])
+        totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, solved, left, members_only,
+                                    answer_rows, member_most, cutoff, pair_max, scores, out[j], fresh[j])
 
 
 @njit(cache=True)
@@ -560,10 +565,6 @@ def _scan_allowed(codes, guesses, groups, perm, lo, hi, left, mark, found):
             found[2] |= k == m
             found[0] = max(found[0], k)  # members scored m + 1 already where they split it
 
-
-Guesses = namedtuple("Guesses", "rows cap")
-"""The guesses of hard mode's first pass: rows by decreasing ``cap``, in the order of the
-answer-major replies' columns (``tmat``)."""
 
 PAIR_RATIO = 128
 """Hard mode scores a bucket of m answers pairwise over every guess at once (with a mask of

@@ -129,7 +129,8 @@ def store(memo, members, h, tag, value):
     entries = arena[0]
     if need > entries.shape[0]:
         bigger = np.empty(max(2 * entries.shape[0], need), np.int32)
-        bigger[:e] = entries[:e]
+        for i in range(e):  # not a slice assignment: its shape check compiles a formatted message
+            bigger[i] = entries[i]
         arena[0] = bigger
         entries = bigger
     entries[e] = n

@@ -147,9 +147,9 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
                               game.n_patterns, left, answer_rows, kept.member_most, limit, pair_max,
                               buckets[lo:hi], totals[lo:hi])
         else:
-            start_bounds(codes, kept.replies, answers, starts[lo:hi], kept.rows, kept.caps, game.solved,
-                         game.n_patterns, left, members_only, answer_rows, kept.member_most, limit, pair_max,
-                         kept.scores, buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
+            start_bounds(codes, kept.replies, answers, starts[lo:hi], guesses, game.solved, left,
+                         members_only, answer_rows, kept.member_most, limit, pair_max, kept.scores,
+                         buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
     if fresh.any():  # the threads only read the scores: they are written here, after them

@@ -287,8 +287,10 @@ best total known when the batch starts."""
 
 
 NO_CUTOFF = INF >> 1
-"""A large set searched with a cutoff at least this (``INF`` less the bounds of other buckets:
-none known yet) first gets one from its greedy tree (``_Search.greedy_total``): half of ``INF``,
+"""A set of ``DRIVER_MIN_ANSWERS`` or more searched with a cutoff at least this (``INF`` less the
+bounds of other buckets: none known yet) first gets one from its greedy tree
+(``_Search.greedy_total``; smaller ones need none, and its kernels would add a second to a first
+run's compile, ``tests/test_first_run.py``): half of ``INF``,
 so that no cutoff made of a real total (far below) reaches it, and ``INF`` less any bounds does."""
 
 
@@ -445,7 +447,9 @@ class _Search:
         self.large_sets += 1
         work = self.work
         choice = _Choice()
-        cut = beta if beta < NO_CUTOFF else min(beta, self.greedy_total(answers, depth, rows) + 1)
+        cut = beta
+        if beta >= NO_CUTOFF and len(answers) >= DRIVER_MIN_ANSWERS:
+            cut = min(beta, self.greedy_total(answers, depth, rows) + 1)
         self.choose(choice, answers, depth, rows, path, cut, hist=hist)
         best = choice.best()
         if best is not None and best.total < cut:
