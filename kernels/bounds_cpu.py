@@ -419,6 +419,8 @@ def remember(scores, codes, answers, starts, left, fresh):
     """Store in ``scores`` the bucket scores ``start_bounds`` found (``fresh``) under the start rows
     ``starts`` over ``answers`` with ``left`` guesses to go; return None."""
     for j in range(starts.shape[0]):
+        if not fresh[j].any():
+            continue  # most start words: refuted before any bucket was scored pairwise
         replies = codes[starts[j]][answers]
         for p in range(fresh.shape[1]):
             if fresh[j, p]:
