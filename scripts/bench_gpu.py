@@ -7,7 +7,8 @@ Rows: the pattern matrix (its kernel), partition metrics of every guess, first-p
 every start word (each a library call in a fresh process: one untimed call over a few guesses,
 then ``--repeats`` timed ones), the exact search from ``--start`` in normal and hard mode (search
 seconds and the whole process), the whole proof (whole process, a fresh run directory each time;
-its split by phase where the proof's JSON gives ``phases``), the exact values of a few costly
+its split by phase, with each phase's seconds on the GPU, and where the GPU time went: CUDA's
+start, each kernel, the copies to the host, as the JSON's ``gpu`` says), the exact values of a few costly
 start words (``COSTLY``: what the complete table spends its time on; a fresh run directory each
 time) and ``gpusolve rank`` (whole process). A row whose first timed run takes ``--long``
 seconds or more is not repeated. Every process is fresh, the backends take turns, each row
@@ -195,8 +196,20 @@ class Bench:
                     if command.search:
                         self.add(f"{command.label} (search seconds)", backend, found.get("seconds", 0.0))
                     self.add(f"{command.label} (whole process)", backend, seconds)
-                    for phase, value in ((found.get("phases") or {}) if command.proof else {}).items():
-                        self.add(f"{command.label}: {phase.replace('_', ' ')}", backend, value)
+                    self.add_gpu(command, backend, found)
+
+    def add_gpu(self, command: Command, backend: str, found: dict) -> None:
+        """Keep the proof's phases (with their seconds on the GPU, where its JSON says them) and
+        where the command's GPU time went (its JSON's ``gpu``: the start, each kernel, copies)."""
+        gpu = (found.get("gpu") or {}) if isinstance(found, dict) else {}
+        on_gpu = gpu.get("phases") or {}
+        for phase, value in ((found.get("phases") or {}) if command.proof else {}).items():
+            sample = {"seconds": value, "gpu_seconds": on_gpu[phase]} if phase in on_gpu else value
+            self.add(f"{command.label}: {phase.replace('_', ' ')}", backend, sample)
+        if gpu:
+            self.add(f"{command.label}, GPU: start", backend, gpu["start"])
+        for what, call in (gpu.get("calls") or {}).items():
+            self.add(f"{command.label}, GPU: {what}", backend, call["seconds"])
 
 
 def answer(command: Command, found: dict | list) -> str:

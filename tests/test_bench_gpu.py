@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import subprocess
@@ -65,6 +66,21 @@ def test_the_table_gives_medians_ratios_and_the_gpus_share(bench):
     assert lines[3] == "| whole proof: first pass | 2 s (75% on the GPU) | 8 s | 4.00 |"
     assert lines[4] == "| gpusolve rank (whole process) | — | 1 s | — |"
     assert bench.table(samples, ["cpu"]).splitlines()[2] == "| pattern matrix (kernel) | 0.6 s |"
+
+
+def test_the_proofs_phases_carry_their_gpu_seconds_and_kernels_their_own_rows(bench, tmp_path):
+    proof = bench.commands("SALET")[2]
+    runs = bench.Bench(argparse.Namespace(out=str(tmp_path)))
+    found = {"phases": {"first_pass": 2.0, "search": 5.0},
+             "gpu": {"start": 0.5, "phases": {"first_pass": 1.5, "search": 0.0},
+                     "calls": {"bounds_cuda.start_bounds": {"times": 4, "seconds": 1.2}}}}
+    runs.add_gpu(proof, "cuda", found)
+    runs.add_gpu(proof, "cpu", {"phases": {"first_pass": 8.0, "search": 6.0}, "gpu": None})
+    rows = bench.table(runs.samples, ["cuda", "cpu"]).splitlines()[2:]
+    assert rows == ["| whole proof: first pass | 2 s (75% on the GPU) | 8 s | 4.00 |",
+                    "| whole proof: search | 5 s (0% on the GPU) | 6 s | 1.20 |",
+                    "| whole proof, GPU: start | 0.5 s | — | — |",
+                    "| whole proof, GPU: bounds_cuda.start_bounds | 1.2 s | — | — |"]
 
 
 def test_the_report_says_whether_every_backend_found_the_same(bench):

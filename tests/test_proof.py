@@ -219,6 +219,12 @@ def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch)
     assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
     assert gpu.by_second_pass == cpu.by_second_pass > 0
     assert pm.backend.launched["start_bounds"] >= 2 and pm.backend.launched["second_pass"] >= 1
+    # where the GPU time went: every kernel launched, counted as often, and each phase's share
+    calls = gpu.as_dict()["gpu"]["calls"]
+    assert calls["bounds_cuda.start_bounds"]["times"] == pm.backend.launched["start_bounds"]
+    assert calls["second_pass_cuda.second_pass"]["times"] == pm.backend.launched["second_pass"]
+    assert set(gpu.gpu["phases"]) == set(gpu.phases) and cpu.gpu is None
+    assert all(0 <= gpu.gpu["phases"][p] <= gpu.phases[p] for p in gpu.phases)
 
 
 @pytest.mark.cuda

@@ -228,6 +228,7 @@ def _optimal(o: TreeOptions) -> None:
 
 def _solve(pm, moves: list, o: TreeOptions, candidates: int | None) -> None:
     """Search the best strategy after the first guess or the position given, and show it."""
+    from ..core.backend import gpu_report
     from ..core.treefiles import save_tree
     from ..core.trees import render
     from ..search.optimal import Options, Question, solve
@@ -245,7 +246,7 @@ def _solve(pm, moves: list, o: TreeOptions, candidates: int | None) -> None:
                   moves=[[w, pm.game.format_reply(c)] for w, c in moves])
     scope = proven_scope(result, o.start, bool(o.state), len(pm.guesses))
     if o.json:
-        print_json(_as_json(result, o, scope, len(moves)))
+        print_json({**_as_json(result, o, scope, len(moves)), "gpu": gpu_report(pm.backend)})
     else:
         _print_result(result, bool(o.state), scope)
         if o.show and result.tree is not None:

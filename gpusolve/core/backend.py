@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -233,6 +234,49 @@ class CpuBackend(Backend):
 
 
 @dataclass
+class GpuClock:
+    """Wall seconds a process spent on the GPU: its start (CUDA, CuPy and the trial kernel), and
+    by what ran there (``calls``: each kernel's launches, from copying their host arguments until
+    the GPU finished, and the copies of results to the host), with how many times. Calls made on
+    several threads at once each count in full."""
+
+    start: float = 0.0
+    calls: dict = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, what: str, seconds: float) -> None:
+        """Count one call of ``what`` that took ``seconds``."""
+        with self._lock:
+            count, total = self.calls.get(what, (0, 0.0))
+            self.calls[what] = (count + 1, total + seconds)
+
+    def seconds(self) -> float:
+        """Return the seconds counted so far, the start included."""
+        with self._lock:
+            return self.start + sum(total for _, total in self.calls.values())
+
+    def as_dict(self) -> dict:
+        """Return the clock as JSON: ``start`` and ``calls`` (what: ``{"times", "seconds"}``)."""
+        with self._lock:
+            return {"start": round(self.start, 4),
+                    "calls": {what: {"times": n, "seconds": round(total, 4)}
+                              for what, (n, total) in sorted(self.calls.items(), key=lambda x: -x[1][1])}}
+
+
+def gpu_seconds(backend: Backend) -> float | None:
+    """Return the seconds the process has spent on the GPU through ``backend`` so far (None on
+    a backend that has no GPU)."""
+    clock = getattr(backend, "clock", None)
+    return None if clock is None else clock.seconds()
+
+
+def gpu_report(backend: Backend) -> dict | None:
+    """Return ``GpuClock.as_dict`` of ``backend``, or None where nothing ran on a GPU."""
+    clock = getattr(backend, "clock", None)
+    return clock.as_dict() if clock is not None and clock.calls else None
+
+
+@dataclass
 class CudaBackend(Backend):
     """Numba.cuda kernels on device arrays from ``xp`` (CuPy; numba's own arrays in tests).
 
@@ -245,12 +289,14 @@ class CudaBackend(Backend):
     Nothing touches the GPU until a call would run there: ``on_gpu`` then checks, once, that it
     can (``cuda_status``). ``explicit`` (the user asked for cuda): if it cannot, a one-line
     error; otherwise (``auto``) a note, and every call runs on the CPU from then on. The same
-    for a call that needs more device memory than is free (``room``).
+    for a call that needs more device memory than is free (``room``). ``clock`` says where the
+    process's GPU time went.
     """
 
     name: str = "cuda"
     every_call: bool = False
     explicit: bool = True
+    clock: GpuClock = field(default_factory=GpuClock, repr=False)
     _resident: dict = field(default_factory=dict, repr=False)
     _usable: bool | None = field(default=None, repr=False)
     _noted: set = field(default_factory=set, repr=False)
@@ -273,7 +319,9 @@ class CudaBackend(Backend):
         with _STATUS_LOCK:
             if self._usable is None:
                 simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+                started = time.perf_counter()
                 usable, reason = (True, "") if simulated else cuda_status()
+                self.clock.start += time.perf_counter() - started
                 if not usable:
                     if self.explicit:
                         raise GpusolveError(f"the cuda backend is not available: {reason}; use --backend cpu")
@@ -350,7 +398,11 @@ class CudaBackend(Backend):
 
     def to_host(self, array) -> np.ndarray:
         """Return a host copy of a device array."""
-        return self.xp.to_host(array)
+        started = time.perf_counter()
+        try:
+            return self.xp.to_host(array)
+        finally:
+            self.clock.add("copies to the host", time.perf_counter() - started)
 
     @staticmethod
     def blocks(items: int, per_thread: bool = False) -> int:
@@ -363,11 +415,15 @@ class CudaBackend(Backend):
 
     def launch(self, kernel, blocks, *args, threads=None) -> None:
         """Run ``kernel[blocks, threads](*args)`` (threads: ``config.THREADS_PER_BLOCK``), host
-        arrays among ``args`` copied to the device first."""
+        arrays among ``args`` copied to the device first, and wait for it (timed in ``clock``)."""
         from ..kernels import config
+        from ..kernels.gpu import kernel_name
 
         threads = config.THREADS_PER_BLOCK if threads is None else threads
+        started = time.perf_counter()
         kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
+        self.xp.synchronize()
+        self.clock.add(kernel_name(kernel), time.perf_counter() - started)
 
     def offloads(self, answers: int, n_patterns: int, cells: int | None = None) -> bool:
         """Return whether a call over ``answers`` answers in all runs on the GPU: enough answers
@@ -474,6 +530,7 @@ class CudaBackend(Backend):
 RESIDENT_ARRAYS = 4
 """Host arrays a CUDA backend keeps device copies of at once (``CudaBackend.resident``)."""
 
+
 class _CupyArrays:
     """Device memory through CuPy."""
 
@@ -490,6 +547,10 @@ class _CupyArrays:
 
     def to_host(self, array) -> np.ndarray:
         return self.cupy.asnumpy(array)
+
+    def synchronize(self) -> None:
+        """Wait for the device to finish what it was given."""
+        self.cupy.cuda.Device().synchronize()
 
     def free_memory(self) -> int:
         """Return the device's free bytes, with what CuPy's pool holds unused."""
@@ -513,6 +574,10 @@ class _NumbaArrays:
 
     def to_host(self, array) -> np.ndarray:
         return array.copy_to_host()
+
+    def synchronize(self) -> None:
+        """Wait for the device to finish what it was given."""
+        self.cuda.synchronize()
 
     def free_memory(self) -> None:
         """Return None: the simulator's memory is the host's."""

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.backend import gpu_report, gpu_seconds
 from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
@@ -110,6 +111,9 @@ class Proof:
     (where no other word's search has taken those tables since): its tree is then read from it."""
     phases: dict = field(default_factory=dict)
     """Seconds spent in each phase by this process (seed, first_pass, second_pass, search)."""
+    gpu: dict | None = None
+    """Where this process's GPU time went (``core.backend.gpu_report``), with ``phases``: the
+    seconds of each phase spent on the GPU; None where nothing ran on a GPU."""
 
     @property
     def best(self) -> list[tuple[Word, int]]:
@@ -185,6 +189,7 @@ class Proof:
             "proven_scope": self.proven_scope if self.complete and self.best else None,
             "seconds": round(self.seconds, 3),
             "phases": {k: round(v, 3) for k, v in self.phases.items()},
+            "gpu": self.gpu,
         }
 
 
@@ -241,7 +246,7 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     memo_mb = memo_mb or DEFAULT_MEMO_MB
     with RunStore(path, job.params()) as store:
         search = _Search(pm, job, store, words, rows, keep, progress)
-        clock = _Clock()
+        clock = _Clock(pm.backend)
         try:
             gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
             batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
@@ -267,25 +272,36 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
                 done = sum(1 for u in store.finished() if u.startswith(FIRST))
                 return Proof(job, path, len(words), {}, 0, 0, complete=False,
                              seconds=time.perf_counter() - started, searched_now=search.searched_now,
-                             bounds_done=done, first_guesses=every, classes=classes, phases=clock.seconds)
+                             bounds_done=done, first_guesses=every, classes=classes, phases=clock.seconds,
+                             gpu=clock.report())
             search.complete = False
         return replace(search.proof(path, time.perf_counter() - started), first_guesses=every,
-                       classes=classes, phases=clock.seconds)
+                       classes=classes, phases=clock.seconds, gpu=clock.report())
 
 
 class _Clock:
-    """Seconds spent in each named phase: ``with clock("name"): ...``."""
+    """Seconds spent in each named phase, and of them on the GPU through ``backend`` where it has
+    one (``gpu``): ``with clock("name"): ...``."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend) -> None:
+        self.backend = backend
         self.seconds: dict[str, float] = {}
+        self.gpu: dict[str, float] = {}
 
     @contextmanager
     def __call__(self, phase: str):
-        started = time.perf_counter()
+        started, on_gpu = time.perf_counter(), gpu_seconds(self.backend)
         try:
             yield
         finally:
             self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
+            if on_gpu is not None:
+                self.gpu[phase] = self.gpu.get(phase, 0.0) + gpu_seconds(self.backend) - on_gpu
+
+    def report(self) -> dict | None:
+        """Return ``gpu_report`` of the backend with the GPU seconds of each phase, or None."""
+        found = gpu_report(self.backend)
+        return None if found is None else {**found, "phases": {k: round(v, 4) for k, v in self.gpu.items()}}
 
 
 def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: int, scheduler: str | None,
