@@ -7,6 +7,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -27,7 +28,7 @@ from gpusolve.runs.proof import (
     SEED_PHASE,
     prove_best_start,
 )
-from gpusolve.runs.runstore import DATABASE
+from gpusolve.runs.runstore import DATABASE, RunStore
 from gpusolve.search.optimal import Options, Question, solve
 from gpusolve.search.plumbing import Progress
 
@@ -89,6 +90,86 @@ def test_the_second_pass_settles_start_words_the_first_pass_leaves(tmp_path):
     assert proof.best == without.best and proof.exact.items() <= without.exact.items()
     assert f"{proof.by_second_pass:,} by second-pass bound" in proof.statement()
     assert set(proof.phases) == {"seed", "first_pass", "second_pass", "search"}
+
+
+@pytest.mark.parametrize(("kind", "mode"), [("jotto", "normal"), ("mastermind", "consistent")])
+def test_the_second_pass_takes_the_first_passes_this_process_ran_to_their_end(tmp_path, monkeypatch, kind,
+                                                                             mode):
+    """The second pass computes no first pass the proof ran whole already (of the seed pool, nor
+    of the start words below the cutoff), and its bounds (recorded in the run directory) are the
+    ones it finds computing every first pass again."""
+    from gpusolve.runs import proof as proofs
+    from gpusolve.search import bounds
+
+    monkeypatch.setattr(proofs, "FIRST_PASS_UNITS", 8)
+    calls = []
+
+    def start_second_pass(pm, mode, max_guesses, starts, known=None):
+        calls.append((set(starts.tolist()), set(known or {})))
+        return plain(pm, mode, max_guesses, starts, known)
+
+    plain = bounds.start_second_pass
+    monkeypatch.setattr(bounds, "start_second_pass", start_second_pass)
+    pm = random_instance(kind, 7, 40, 60)
+    options = {"mode": mode, "max_guesses": 5, "workers": 1, "second_pass": True}
+    proof = prove_best_start(pm, run_dir=tmp_path / "a", **options)
+    assert calls and all(starts == known for starts, known in calls)
+    calls.clear()
+    monkeypatch.setattr(proofs._Search, "keep_whole", lambda *_: None)
+    again = prove_best_start(pm, run_dir=tmp_path / "b", **options)
+    assert calls and not any(known for _, known in calls)
+    assert proof.as_dict()["statement"] == again.as_dict()["statement"] and proof.exact == again.exact
+    second = [{u: r for u, r in RunStore(tmp_path / d, proof.job.params()).results().items()
+               if u.startswith("second-pass:")} for d in "ab"]
+    assert second[0] == second[1] and second[0]
+
+
+def test_the_second_pass_runs_beside_the_searches(tmp_path, monkeypatch):
+    """In the search phase the second-pass bounds come a word at a time (chunks of 1 here) beside
+    the searches: each chunk after the first waits (10 s at most) until a search of the phase has
+    started, which it only does if the searches run while the chunks are computed; no word is
+    searched before its second-pass bound is known; the best start words are the true ones."""
+    from gpusolve.runs import proof as proofs
+    from gpusolve.search import optimal
+
+    monkeypatch.setattr(proofs, "FIRST_PASS_UNITS", 8)
+    monkeypatch.setattr(proofs, "SEED_POOL", 2)
+    monkeypatch.setattr(proofs, "SECOND_PASS_CHUNK", 1)
+    phase, searching = threading.Event(), threading.Event()
+    known, chunks, waited, ordered = set(), [], [], []
+    plain = (proofs._Clock.beside, proofs._Search.second_bounds, proofs._Search.take_second, optimal.solve)
+
+    def beside(self, name, work):
+        phase.set()
+        return plain[0](self, name, work)
+
+    def second_bounds(self, words):
+        if threading.current_thread() is not threading.main_thread():
+            chunks.append(words)
+            if len(chunks) > 1:
+                waited.append(searching.wait(10))
+        return plain[1](self, words)
+
+    def take_second(self, words, second, left):
+        plain[2](self, words, second, left)
+        known.update(words)
+
+    def solve(pm, question, options):
+        if phase.is_set():
+            ordered.append(question.start in known)
+            searching.set()
+        return plain[3](pm, question, options)
+
+    monkeypatch.setattr(proofs._Clock, "beside", beside)
+    monkeypatch.setattr(proofs._Search, "second_bounds", second_bounds)
+    monkeypatch.setattr(proofs._Search, "take_second", take_second)
+    monkeypatch.setattr(optimal, "solve", solve)
+    pm = random_instance("jotto", 7, 40, 60)
+    proof = prove_best_start(pm, max_guesses=5, run_dir=tmp_path, workers=2, second_pass=True)
+    assert len(chunks) >= 2 and all(waited) and ordered and all(ordered)
+    assert proof.by_second_pass > 0 and proof.phases["second_pass"] > 0
+    truth = exact_totals(pm, "normal", 5)
+    assert proof.best == [(w, t) for w, t in truth.items() if t == min(truth.values())]
 
 
 def test_an_interrupted_proof_resumes_where_it_stopped(tmp_path):
@@ -235,7 +316,8 @@ def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_bounds_on_the_cpu(tm
     from gpusolve.kernels import config
     from test_cuda_kernels import Launches
 
-    from gpusolve.runs import proof, units
+    from gpusolve.runs import proof
+    from gpusolve.search import bounds
 
     for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS", "THREADS_PER_BLOCK"):
         monkeypatch.setattr(config, name, 4)
@@ -244,12 +326,12 @@ def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_bounds_on_the_cpu(tm
     monkeypatch.setattr(proof, "FIRST_PASS_UNITS", 4)
     batches = []
 
-    def first_pass_unit(pm, job, rows, memo, threads=None):
-        batches.append(len(rows))
-        return plain(pm, job, rows, memo, threads)
+    def start_first_pass(pm, mode, max_guesses, starts, cutoff=None):
+        batches.append(len(starts))
+        return plain(pm, mode, max_guesses, starts, cutoff)
 
-    plain = units.first_pass_unit
-    monkeypatch.setattr(units, "first_pass_unit", first_pass_unit)
+    plain = bounds.start_first_pass
+    monkeypatch.setattr(bounds, "start_first_pass", start_first_pass)
     pm = random_instance("wordle", 3, 24, 32)
     cpu = prove_best_start(pm, mode="hard", max_guesses=5, run_dir=tmp_path / "cpu", workers=1)
     pm.backend = Launches()
@@ -265,16 +347,16 @@ def test_the_seeds_go_on_past_a_start_word_with_no_strategy(tmp_path, monkeypatc
     guesses: the next one is searched too, so that the first pass of the other batches is cut
     off by a total (not run whole); the proof still finds the best start words."""
     from gpusolve.runs import proof as proofs
-    from gpusolve.runs import units
+    from gpusolve.search import bounds
 
     cutoffs = []
 
-    def first_pass_unit(pm, job, rows, memo, threads=None):
-        cutoffs.append(job.cutoff)
-        return plain(pm, job, rows, memo, threads)
+    def start_first_pass(pm, mode, max_guesses, starts, cutoff=None):
+        cutoffs.append(cutoff)
+        return plain(pm, mode, max_guesses, starts, cutoff)
 
-    plain = units.first_pass_unit
-    monkeypatch.setattr(units, "first_pass_unit", first_pass_unit)
+    plain = bounds.start_first_pass
+    monkeypatch.setattr(bounds, "start_first_pass", start_first_pass)
     monkeypatch.setattr(proofs, "FIRST_PASS_UNITS", 8)
     pm = random_instance("jotto", 2, 30, 40)
     truth = exact_totals(pm, "hard", 4)

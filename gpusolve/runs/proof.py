@@ -16,8 +16,10 @@ same options picks up where the first stopped:
    every later scan stops once its bound reaches it (a proven ``B >= cutoff`` then).
 2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
    first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
-   units ``second-pass:WORD``), which refute most of them; the others' searches start from
-   those bucket bounds.
+   units ``second-pass:WORD``, on the bucket bounds their first pass left in this process),
+   which refute most of them; the others' searches start from those bucket bounds. In this
+   process it runs beside the searches, ``SECOND_PASS_CHUNK`` words at a time by rank, each word
+   searched once its second-pass bound is known; on a Dask cluster, before them.
 3. **Search.** The candidates whose bounds are below the cutoff, by increasing bound, each searched
    exactly against the cutoff (units ``WORD``, results as ``gpusolve.runs.units.exact_result``:
    an exact total, or a proven ``>= C``). The cutoff is one more than the ``keep``-th best
@@ -50,7 +52,7 @@ from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
 from ..core.words import Word
-from ..search.bounds import on_gpu
+from ..search.bounds import FirstPass, SecondPass, on_gpu
 from ..search.plumbing import OnProgress, Progress
 from .fanout import _client, run_batch, run_units
 from .runstore import RunStore, default_run_dir
@@ -67,6 +69,14 @@ FIRST_PASS_UNITS = 64
 SEED_POOL = 64
 """Where the second pass runs, the start words of least first-pass bound whose second-pass
 bounds choose the seeds (on the defaults SALET, 7,897, instead of TRACE, 7,903)."""
+
+Beside = Callable[[list[Word]], SecondPass]
+"""What computes the second-pass bounds of some start words beside the searches."""
+
+SECOND_PASS_CHUNK = 64
+"""Start words whose second-pass bounds are computed at once beside the searches: the searches
+start once the first chunk's are known, and each next chunk is computed while the searches of
+the words before it run (a GPU launch of some 6,000 buckets on the defaults)."""
 
 GPU_PASS_UNITS = 4096
 """Start words whose first-pass (or second-pass) bounds the GPU computes (and the store records)
@@ -245,7 +255,7 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     memo_mb = memo_mb or DEFAULT_MEMO_MB
     with RunStore(path, job.params()) as store:
-        search = _Search(pm, job, store, words, rows, keep, progress)
+        search = _Search(pm, job, store, words, rows, keep, progress, second_pass and mode != "hard")
         clock = _Clock(pm.backend)
         try:
             gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
@@ -259,14 +269,17 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
                     search.run(workers, scheduler, backend, memo_mb)
             with clock("first_pass"):
                 _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend)
-            if second_pass and mode != "hard":
+            beside = None
+            if second_pass and mode != "hard" and scheduler:  # before the searches on the cluster
                 with clock("second_pass"):
                     search.second_pass()
+            elif second_pass and mode != "hard":  # beside the searches here
+                beside = clock.beside("second_pass", search.second_bounds)
             with clock("search"):
                 search.lead()  # the most promising ones first, with every thread: a low cutoff
-                search.run(workers, scheduler, backend, memo_mb)
+                search.run(workers, scheduler, backend, memo_mb, beside)
                 search.follow()
-                search.run(workers, scheduler, backend, memo_mb)
+                search.run(workers, scheduler, backend, memo_mb, beside)
         except KeyboardInterrupt:
             if len(search.bound) < len(words):
                 done = sum(1 for u in store.finished() if u.startswith(FIRST))
@@ -298,6 +311,19 @@ class _Clock:
             if on_gpu is not None:
                 self.gpu[phase] = self.gpu.get(phase, 0.0) + gpu_seconds(self.backend) - on_gpu
 
+    def beside(self, phase: str, work: Callable) -> Callable:
+        """Return ``work`` timed as ``phase`` on whichever thread calls it (a phase run beside
+        another: its seconds overlap the other's)."""
+        self.seconds.setdefault(phase, 0.0)
+        if gpu_seconds(self.backend) is not None:
+            self.gpu.setdefault(phase, 0.0)
+
+        def timed(*args):
+            with self(phase):
+                return work(*args)
+
+        return timed
+
     def report(self) -> dict | None:
         """Return ``gpu_report`` of the backend with the GPU seconds of each phase, or None."""
         found = gpu_report(self.backend)
@@ -321,15 +347,18 @@ def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: i
         run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch, backend=backend,
                   on_batch=on_batch, reuse=False)
     else:
-        _first_pass_here(pm, job, store, units, on_batch, batch)
+        _first_pass_here(pm, job, store, units, on_batch, batch, search.keep_whole)
     found = store.results()
     search.set_bounds({w: int(found[FIRST + w]["bound"]) for w in search.words if FIRST + w in found})
 
 
 def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[tuple[str, int]],
-                     on_batch: Callable[[int, int, list], None], batch: int) -> None:
-    """Compute the first-pass bounds the store lacks, a batch at a time, in this process."""
-    from .units import first_pass_unit
+                     on_batch: Callable[[int, int, list], None], batch: int,
+                     keep: Callable[[list[Word], FirstPass], None]) -> None:
+    """Compute the first-pass bounds the store lacks, a batch at a time, in this process, and
+    hand each batch's first pass to ``keep`` (its start words, their ``FirstPass``)."""
+    from ..search.bounds import start_first_pass
+    from .units import first_pass_results
 
     done = store.finished()
     todo = [u for u in units if u[0] not in done]
@@ -337,8 +366,10 @@ def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[t
     on_batch(finished, len(units), [])
     for i in range(0, len(todo), batch):
         chunk = todo[i:i + batch]
-        results = first_pass_unit(pm, job, [r for _, r in chunk], None)
-        store.save([(u, r, res) for (u, r), res in zip(chunk, results)])
+        first = start_first_pass(pm, job.mode, job.max_guesses, np.array([r for _, r in chunk], np.int32),
+                                 job.cutoff)
+        store.save([(u, r, res) for (u, r), res in zip(chunk, first_pass_results(first))])
+        keep([u[len(FIRST):] for u, _ in chunk], first)
         finished += len(chunk)
         on_batch(finished, len(units), [])
 
@@ -347,7 +378,7 @@ class _Search:
     """The seeds, then the candidates not refuted by their bounds, searched by increasing bound."""
 
     def __init__(self, pm: PatternMatrix, job: Job, store: RunStore, words: list[Word], rows: np.ndarray,
-                 keep: int, progress: OnProgress | None) -> None:
+                 keep: int, progress: OnProgress | None, second_pass: bool) -> None:
         self.pm, self.job, self.store, self.keep, self.progress = pm, job, store, keep, progress
         self.words = words
         self.position = dict(zip(words, (int(r) for r in rows)))
@@ -357,6 +388,9 @@ class _Search:
         """Second-pass bounds of start words (recorded in the store)."""
         self.buckets: dict[Word, np.ndarray] = {}
         """Second-pass bucket bounds computed in this process, handed to the words' searches."""
+        self.whole: dict[Word, np.ndarray] | None = {} if second_pass else None
+        """Where the second pass runs: bucket bounds of first passes this process ran to their end
+        (those below the cutoff, the only ones the second pass takes), handed to it."""
         self.bound: dict[Word, int] = {}
         """First-pass bounds known so far."""
         self.queue: list[Word] = []
@@ -364,6 +398,8 @@ class _Search:
         self.phase = SEED_PHASE
         """What the searches under way are (the progress phase they report)."""
         self.searched_now = 0
+        self.second_now = 0
+        """Second-pass bounds computed by this process."""
         self.complete = False
         self.memos: dict = {}
         """Start word -> ``Options`` holding the memo tables its search left (``Proof.memos``)."""
@@ -429,29 +465,58 @@ class _Search:
         cut = self.cutoff()
         return [w for w in self.queue if w not in self.results and not self.refuted(w, cut)]
 
+    def keep_whole(self, words: list[Word], first: FirstPass) -> None:
+        """Keep the bucket bounds of the start ``words`` whose ``first`` pass ran to its end and
+        is below the cutoff (where the second pass runs); forget those kept at or above it."""
+        if self.whole is None:
+            return
+        cut = self.cutoff()
+        for j, word in enumerate(words):
+            if first.complete(j) and (cut is None or first.totals[j] < cut):
+                self.whole[word] = first.buckets[j]
+        if cut is not None:
+            self.whole = {w: b for w, b in self.whole.items() if self.bound.get(w, 0) < cut}
+
     def second_pass(self, words: list[Word] | None = None) -> None:
         """Compute the second-pass bounds the store lacks of ``words`` (default: those the first
         pass leaves below the cutoff), a GPU launch's worth at a time, and keep their bucket bounds
         for their searches."""
-        from ..search.bounds import start_second_pass
-
-        pm, job = self.pm, self.job
         todo = [w for w in (self.pending() if words is None else words) if w not in self.second]
-        done = 0
         if self.progress:
-            self.progress(Progress(SECOND_PASS_PHASE, 0, len(todo)))
+            self.progress(Progress(SECOND_PASS_PHASE, self.second_now, self.second_now + len(todo)))
         for i in range(0, len(todo), GPU_PASS_UNITS):
             chunk = todo[i:i + GPU_PASS_UNITS]
-            rows = np.array([self.position[w] for w in chunk], np.int32)
-            second = start_second_pass(pm, job.mode, job.max_guesses, rows)
-            self.store.save([(SECOND + w, int(r), {"bound": int(t)})
-                             for w, r, t in zip(chunk, rows, second.totals)])
-            for j, w in enumerate(chunk):
-                self.second[w] = int(second.totals[j])
-                self.buckets[w] = second.buckets[j]
-            done += len(chunk)
-            if self.progress:
-                self.progress(Progress(SECOND_PASS_PHASE, done, len(todo)))
+            self.take_second(chunk, self.second_bounds(chunk), len(todo) - i - len(chunk))
+
+    def lacking(self, busy: set[Word]) -> list[Word]:
+        """Return the candidates still to settle that have no second-pass bound, by rank (not those
+        ``busy``: being searched)."""
+        cut = self.cutoff()
+        return [w for w in sorted(self.words, key=self.rank) if w not in self.results and w not in self.second
+                and w not in busy and not self.refuted(w, cut)]
+
+    def second_bounds(self, words: list[Word]) -> SecondPass:
+        """Return the second pass of the start ``words`` (on the whole first passes kept here, the
+        others computed): no store or state changes, so that it may run beside the searches."""
+        from ..search.bounds import start_second_pass
+
+        rows = np.array([self.position[w] for w in words], np.int32)
+        known = {self.position[w]: self.whole[w] for w in words if w in (self.whole or {})}
+        return start_second_pass(self.pm, self.job.mode, self.job.max_guesses, rows, known)
+
+    def take_second(self, words: list[Word], second: SecondPass, left: int) -> None:
+        """Keep the second-pass bounds of ``words`` in the store and here, their bucket bounds for
+        their searches (``left``: how many second-pass bounds are still to compute, for progress)."""
+        self.store.save([(SECOND + w, self.position[w], {"bound": int(t)})
+                         for w, t in zip(words, second.totals)])
+        for j, w in enumerate(words):
+            self.second[w] = int(second.totals[j])
+            self.buckets[w] = second.buckets[j]
+            if self.whole:
+                self.whole.pop(w, None)
+        self.second_now += len(words)
+        if self.progress:
+            self.progress(Progress(SECOND_PASS_PHASE, self.second_now, self.second_now + left))
 
     def record(self, word: Word, result: dict, nodes: int = 0) -> None:
         """Keep a finished search in the store and here."""
@@ -464,12 +529,16 @@ class _Search:
             self.progress(Progress(self.phase, self.searched_now, self.searched_now + len(self.pending()),
                                    "" if best is None else f"best {best[2]} ({best[0]:,})"))
 
-    def run(self, workers: int, scheduler: str | None, backend: str | None, memo_mb: int) -> None:
-        """Search every pending word (in this process, or on the Dask cluster at ``scheduler``)."""
+    def run(self, workers: int, scheduler: str | None, backend: str | None, memo_mb: int,
+            beside: Beside | None = None) -> None:
+        """Search every pending word (in this process, or on the Dask cluster at ``scheduler``).
+        ``beside`` (in this process): it computes the second-pass bounds of start words, which
+        are then computed beside the searches, ``SECOND_PASS_CHUNK`` words at a time by rank,
+        each word searched only once its second-pass bound is known (and does not refute it)."""
         if scheduler:
             self._run_dask(workers, scheduler, backend)
         else:
-            self._run_here(workers, memo_mb)
+            self._run_here(workers, memo_mb, beside)
         self.complete = not self.pending()
 
     def settled(self) -> tuple[int, int, int]:
@@ -479,7 +548,7 @@ class _Search:
         how = [self.refuted(w, cut) for w in self.queue if w not in self.results]
         return how.count("first"), how.count("second"), sum(1 for w in self.queue if w in self.results)
 
-    def _run_here(self, workers: int, memo_mb: int) -> None:
+    def _run_here(self, workers: int, memo_mb: int, beside: Beside | None) -> None:
         from ..search.memo import MemoPool
         from ..search.optimal import Options, Question, solve
         from ..search.plumbing import Budget
@@ -523,28 +592,37 @@ class _Search:
                 with lock:
                     free.append(tables)
 
-        with ThreadPoolExecutor(max_workers=workers) as pool:
+        with ThreadPoolExecutor(max_workers=workers) as pool, ThreadPoolExecutor(max_workers=1) as aside:
             running: dict = {}
+            second, chunk = None, []  # the second-pass bounds being computed beside, of those words
             try:
                 while True:
                     busy = set(running.values())
-                    for word in self.pending():
+                    todo = self.pending()
+                    for word in todo:
                         if len(running) >= workers:
                             break
-                        if word not in busy:
+                        if word not in busy and (beside is None or word in self.second):
                             running[pool.submit(one, word, self.cutoff())] = word
                             busy.add(word)
-                    if not running:
+                    if beside is not None and second is None and (running or todo):
+                        chunk = self.lacking(busy)[:SECOND_PASS_CHUNK]
+                        second = aside.submit(beside, chunk) if chunk else None
+                    if not running and second is None:
                         return
-                    done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                    done, _ = wait([*running, *([second] if second else [])], return_when=FIRST_COMPLETED)
                     for fut in done:
+                        if fut is second:
+                            self.take_second(chunk, fut.result(), len(self.lacking(busy)) - len(chunk))
+                            second = None
+                            continue
                         word = running.pop(fut)
                         result, nodes = fut.result()
                         if result is not None:
                             self.record(word, result, nodes)
             except BaseException:
                 stop.interrupt()
-                for fut in running:
+                for fut in [*running, *([second] if second else [])]:
                     fut.exception()
                 raise
 

@@ -31,6 +31,7 @@ from ..core.modes import check_mode, hard_mode_allows
 from ..core.patterns import PatternMatrix, pattern_matrix
 from ..core.words import Word
 from ..kernels.config import INF
+from ..search.bounds import FirstPass
 from ..search.metrics import METRICS, partition_table, ranking
 from .subproblems import MIN_WORK, PER_UNIT, Subproblems
 
@@ -316,8 +317,13 @@ def first_pass_unit(pm: PatternMatrix, job: Job, rows: list[int], memo: Subprobl
     scan stopped once the bound reaches the job's cutoff (then a proven bound >= it)."""
     from ..search.bounds import start_first_pass
 
-    totals = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32), job.cutoff)
-    return [{"bound": int(t)} for t in totals]
+    first = start_first_pass(pm, job.mode, job.max_guesses, np.asarray(rows, dtype=np.int32), job.cutoff)
+    return first_pass_results(first)
+
+
+def first_pass_results(first: FirstPass) -> list[dict]:
+    """Return the results of first-pass units, one per start word of ``first``."""
+    return [{"bound": int(t)} for t in first.totals]
 
 
 UNITS: dict[str, UnitFunction] = {

@@ -287,14 +287,14 @@ _ROOT: dict[tuple[int, str], tuple] = {}
 
 
 def start_first_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray,
-                     cutoff: int | None = None) -> np.ndarray:
-    """Return the first-pass bounds of the start rows ``starts`` over every answer in ``mode``
-    (each scan stopped once its bound reaches ``cutoff``: then a proven bound >= it, not the
-    whole first pass); the guess table and reply matrix they need are kept for the next call."""
+                     cutoff: int | None = None) -> FirstPass:
+    """Return the first pass of the start rows ``starts`` over every answer in ``mode`` (each
+    scan stopped once its bound reaches ``cutoff``: then a proven bound >= it, not the whole
+    first pass); the guess table and reply matrix they need are kept for the next call."""
     rows, caps, kept = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
     return first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=mode == "consistent",
-                      cutoff=cutoff, kept=kept, hard=mode == "hard").totals
+                      cutoff=cutoff, kept=kept, hard=mode == "hard")
 
 
 def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, Answerers]:
@@ -311,13 +311,23 @@ def _root(pm: PatternMatrix, mode: str) -> tuple[np.ndarray, np.ndarray, Answere
     return _ROOT[key][1:]
 
 
-def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray) -> SecondPass:
+def start_second_pass(pm: PatternMatrix, mode: str, max_guesses: int, starts: np.ndarray,
+                      known: dict[int, np.ndarray] | None = None) -> SecondPass:
     """Return the second-pass bounds of the start rows ``starts`` over every answer in normal or
-    consistent ``mode`` (on whole first passes: no cutoff)."""
+    consistent ``mode``, on their whole first passes: ``known`` (start row -> bucket bounds of a
+    ``start_first_pass`` that ran to its end) where given, computed here for the others."""
     members_only = mode == "consistent"
     rows, caps, kept = _root(pm, mode)
     answers = np.arange(pm.shape[1], dtype=np.int32)
-    first = first_pass(pm, answers, starts, rows, caps, max_guesses - 1, members_only=members_only, kept=kept)
+    starts = np.ascontiguousarray(starts, np.int32)
+    known = dict(known or {})
+    missing = np.array([s for s in starts.tolist() if s not in known], np.int32)
+    if len(missing):
+        fresh = first_pass(pm, answers, missing, rows, caps, max_guesses - 1, members_only=members_only,
+                           kept=kept)
+        known.update(zip(missing.tolist(), fresh.buckets))
+    buckets = np.array([known[s] for s in starts.tolist()], np.int64).reshape(len(starts), pm.game.n_patterns)
+    first = FirstPass(starts, np.minimum(len(answers) + buckets.sum(axis=1), INF), buckets, INF)
     return second_pass(pm, answers, first, rows, max_guesses - 1, pm.branches, members_only)
 
 
