@@ -282,8 +282,9 @@ def test_a_proof_of_few_classes_shares_its_threads_and_leaves_its_memo_to_the_tr
 
 @pytest.mark.cuda
 def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch):
-    """Every GPU step of the proof (first pass in GPU batches, second pass) on a small game, the
-    thresholds lowered so that they run there: the same statement as on the CPU."""
+    """Every GPU step of the proof (first pass in GPU batches, the later ones beside the seeds;
+    second pass beside the searches) on a small game, the thresholds lowered so that they run
+    there: the same statement as on the CPU."""
     from gpusolve.kernels import config
     from test_cuda_kernels import Launches
 
@@ -293,10 +294,23 @@ def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch)
         monkeypatch.setattr(config, name, 4)
     monkeypatch.setattr(config, "GPU_START_CELLS", 1)
     monkeypatch.setattr(proof, "GPU_PASS_UNITS", 16)
+    threads = []
+
+    def first_passes(*args):
+        for found in plain(*args):
+            threads.append(threading.current_thread().name)
+            yield found
+
+    plain = proof._first_passes
+    monkeypatch.setattr(proof, "_first_passes", first_passes)
     pm = random_instance("jotto", 7, 24, 32)
     cpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "cpu", workers=1, second_pass=True)
+    assert set(threads) == {"MainThread"}  # on the CPU: nothing ahead (the seeds' totals cut it off)
+    threads.clear()
     pm.backend = Launches()
     gpu = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "gpu", workers=1)
+    # the first GPU batch, then the other one beside the seeds (on a thread of its own)
+    assert threads[0] == "MainThread" and threads[1].startswith("gpusolve-ahead") and len(threads) == 2
     assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
     assert gpu.by_second_pass == cpu.by_second_pass > 0
     assert pm.backend.launched["start_bounds"] >= 2 and pm.backend.launched["second_pass"] >= 1
@@ -306,6 +320,35 @@ def test_the_proof_on_the_gpu_equals_the_proof_on_the_cpu(tmp_path, monkeypatch)
     assert calls["second_pass_cuda.second_pass"]["times"] == pm.backend.launched["second_pass"]
     assert set(gpu.gpu["phases"]) == set(gpu.phases) and cpu.gpu is None
     assert all(0 <= gpu.gpu["phases"][p] <= gpu.phases[p] for p in gpu.phases)
+
+
+@pytest.mark.cuda
+def test_a_proof_stopped_during_the_seeds_stops_the_first_pass_beside_them(tmp_path, monkeypatch):
+    """Ctrl-C while the seeds are searched (the GPU's first-pass batches running beside them):
+    the batch under way finishes, nothing is left running, and the same command resumes to the
+    statement of a run never stopped."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    from gpusolve.runs import proof
+
+    for name in ("FIRST_PASS_GPU_MIN_STARTS", "SECOND_PASS_GPU_MIN_UNITS", "THREADS_PER_BLOCK"):
+        monkeypatch.setattr(config, name, 4)
+    monkeypatch.setattr(config, "GPU_START_CELLS", 1)
+    monkeypatch.setattr(proof, "GPU_PASS_UNITS", 8)
+    pm = random_instance("jotto", 7, 24, 32)
+    pm.backend = Launches()
+    straight = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "straight", workers=1)
+
+    def stop(event):
+        if event.phase == SEED_PHASE:
+            raise KeyboardInterrupt
+
+    cut = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "cut", workers=1, progress=stop)
+    assert not cut.complete and cut.bounds_done is not None
+    assert not [t for t in threading.enumerate() if t.name.startswith("gpusolve-ahead")]
+    again = prove_best_start(pm, max_guesses=5, run_dir=tmp_path / "cut", workers=1)
+    assert again.statement() == straight.statement() and again.exact == straight.exact
 
 
 @pytest.mark.cuda

@@ -35,6 +35,11 @@ def cuda_status() -> tuple[bool, str]:
 
 _STATUS_LOCK = threading.RLock()
 
+_LAUNCH_LOCK = threading.Lock()
+"""Held by a thread launching a kernel until the GPU has run it: threads of one process (the
+proof's searches, the first and second passes beside them) take turns on the device, and the
+CUDA simulator, which runs one kernel at a time, can test them."""
+
 
 @lru_cache(maxsize=1)
 def _cuda_status() -> tuple[bool, str]:
@@ -420,10 +425,11 @@ class CudaBackend(Backend):
         from ..kernels.gpu import kernel_name
 
         threads = config.THREADS_PER_BLOCK if threads is None else threads
-        started = time.perf_counter()
-        kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
-        self.xp.synchronize()
-        self.clock.add(kernel_name(kernel), time.perf_counter() - started)
+        with _LAUNCH_LOCK:  # one launch at a time (they share the device's default stream anyway)
+            started = time.perf_counter()
+            kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
+            self.xp.synchronize()
+            self.clock.add(kernel_name(kernel), time.perf_counter() - started)
 
     def offloads(self, answers: int, n_patterns: int, cells: int | None = None) -> bool:
         """Return whether a call over ``answers`` answers in all runs on the GPU: enough answers

@@ -13,7 +13,9 @@ same options picks up where the first stopped:
    ``SEED_POOL`` of least first-pass bound) are searched exactly (the **seeds**, units
    ``WORD``; the next ones too while fewer than ``keep`` totals are found: a seed may find no
    strategy within the guess limit, as TRACE in hard mode): their totals give a cutoff, and
-   every later scan stops once its bound reaches it (a proven ``B >= cutoff`` then).
+   every later scan stops once its bound reaches it (a proven ``B >= cutoff`` then). The GPU
+   computes every bound whole, cutoff or not: there its later batches run beside the seeds
+   (``_Ahead``) and are recorded after them.
 2. **Second pass.** Where a GPU computes it (normal and consistent mode), the candidates the
    first pass leaves below the cutoff get second-pass bounds (``search.bounds.second_pass``,
    units ``second-pass:WORD``, on the bucket bounds their first pass left in this process),
@@ -43,6 +45,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -262,13 +265,21 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
             batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
-            with clock("seed"):
-                if second_pass and mode != "hard":  # the seeds by second-pass bound: a better pick
-                    search.second_pass(sorted(search.bound, key=search.rank)[:SEED_POOL])
-                while search.seed():  # until a total is known: a seed may find no strategy at all
-                    search.run(workers, scheduler, backend, memo_mb)
+            # the GPU's first pass needs no cutoff: the rest of it runs beside the seeds
+            ahead = _Ahead(search, words, batch) if gpu and not scheduler else None
+            try:
+                with clock("seed"):
+                    if second_pass and mode != "hard":  # the seeds by second-pass bound: a better pick
+                        search.second_pass(sorted(search.bound, key=search.rank)[:SEED_POOL])
+                    while search.seed():  # until a total is known: a seed may find no strategy at all
+                        search.run(workers, scheduler, backend, memo_mb)
+            except BaseException:
+                if ahead:
+                    ahead.cancel()
+                raise
             with clock("first_pass"):
-                _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend)
+                _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend,
+                            ahead.batches() if ahead else [])
             beside = None
             if second_pass and mode != "hard" and scheduler:  # before the searches on the cluster
                 with clock("second_pass"):
@@ -331,10 +342,10 @@ class _Clock:
 
 
 def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: int, scheduler: str | None,
-                workers: int, backend: str | None) -> None:
+                workers: int, backend: str | None, ahead: list[Batch] = ()) -> None:
     """Compute the first-pass bounds of ``words`` the store lacks (each scan stopped once its bound
-    reaches ``cutoff``), ``batch`` at a time, in this process or on the Dask cluster, and hand
-    every bound recorded to the search."""
+    reaches ``cutoff``), ``batch`` at a time, in this process (after recording those computed
+    ``ahead``) or on the Dask cluster, and hand every bound recorded to the search."""
     pm, store = search.pm, search.store
     units = [(FIRST + w, search.position[w]) for w in words]
     job = replace(search.job, task="first-pass", cutoff=cutoff)
@@ -347,31 +358,75 @@ def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: i
         run_units(job, units, store, scheduler=scheduler, workers=workers, batch=batch, backend=backend,
                   on_batch=on_batch, reuse=False)
     else:
-        _first_pass_here(pm, job, store, units, on_batch, batch, search.keep_whole)
+        _first_pass_here(pm, job, store, units, on_batch, batch, search.keep_whole, ahead)
     found = store.results()
     search.set_bounds({w: int(found[FIRST + w]["bound"]) for w in search.words if FIRST + w in found})
 
 
 def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[tuple[str, int]],
                      on_batch: Callable[[int, int, list], None], batch: int,
-                     keep: Callable[[list[Word], FirstPass], None]) -> None:
-    """Compute the first-pass bounds the store lacks, a batch at a time, in this process, and
-    hand each batch's first pass to ``keep`` (its start words, their ``FirstPass``)."""
-    from ..search.bounds import start_first_pass
+                     keep: Callable[[list[Word], FirstPass], None], ahead: list[Batch] = ()) -> None:
+    """Compute the first-pass bounds the store lacks, a batch at a time, in this process (the
+    batches computed ``ahead`` are recorded first), and hand each batch's first pass to ``keep``
+    (its start words, their ``FirstPass``)."""
     from .units import first_pass_results
 
+    def rest():  # what is still lacking once the batches computed ahead are recorded
+        done = store.finished()
+        yield from _first_passes(pm, job, [u for u in units if u[0] not in done], batch)
+
     done = store.finished()
-    todo = [u for u in units if u[0] not in done]
-    finished = len(units) - len(todo)
+    finished = sum(1 for u in units if u[0] in done)
     on_batch(finished, len(units), [])
-    for i in range(0, len(todo), batch):
-        chunk = todo[i:i + batch]
-        first = start_first_pass(pm, job.mode, job.max_guesses, np.array([r for _, r in chunk], np.int32),
-                                 job.cutoff)
+    for chunk, first in chain(ahead, rest()):
         store.save([(u, r, res) for (u, r), res in zip(chunk, first_pass_results(first))])
         keep([u[len(FIRST):] for u, _ in chunk], first)
         finished += len(chunk)
         on_batch(finished, len(units), [])
+
+
+Batch = tuple[list[tuple[str, int]], FirstPass]
+"""First-pass units (name, guess row) and their first pass."""
+
+
+def _first_passes(pm: PatternMatrix, job: Job, units: list[tuple[str, int]], batch: int,
+                  stop: threading.Event | None = None):
+    """Yield each ``batch`` of ``units`` with its first pass (scans stopped at the job's cutoff),
+    until ``stop`` is set."""
+    from ..search.bounds import start_first_pass
+
+    for i in range(0, len(units), batch):
+        if stop is not None and stop.is_set():
+            return
+        chunk = units[i:i + batch]
+        rows = np.array([r for _, r in chunk], np.int32)
+        yield chunk, start_first_pass(pm, job.mode, job.max_guesses, rows, job.cutoff)
+
+
+class _Ahead:
+    """The first-pass batches the GPU computes, on a thread of their own beside the seeds' searches
+    (the GPU computes every bound whole, cutoff or not: they need not wait for the seeds'
+    totals); the main thread records them after the seeds (``batches``)."""
+
+    def __init__(self, search: _Search, words: list[Word], batch: int) -> None:
+        pm, done = search.pm, search.store.finished()
+        units = [(FIRST + w, search.position[w]) for w in words if FIRST + w not in done]
+        if not on_gpu(pm, pm.shape[1], len(units) % batch or batch):
+            units = units[:len(units) // batch * batch]  # a last batch too small for the GPU: after, cut off
+        self.stop = threading.Event()
+        job = replace(search.job, task="first-pass")
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="gpusolve-ahead")
+        self.future = self.pool.submit(lambda: list(_first_passes(pm, job, units, batch, self.stop)))
+        self.pool.shutdown(wait=False)
+
+    def batches(self) -> list[Batch]:
+        """Return the batches computed (waiting for them)."""
+        return self.future.result()
+
+    def cancel(self) -> None:
+        """Stop after the batch under way, and wait for it."""
+        self.stop.set()
+        self.future.exception()
 
 
 class _Search:
