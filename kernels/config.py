@@ -34,6 +34,11 @@ reply cells starts it (the CUDA context, CuPy and the kernels' loading cost abou
 what the CPU twins do with some 10**9 to 10**10 cells on all cores): ``auto`` is then never
 slower than the CPU alone for commands whose GPU work is small (``rank``: 3 * 10**7 cells)."""
 
+GPU_BUSY_CELLS = 1 << 28
+"""A reply-statistics call reading fewer cells than this runs on the CPU while another thread's
+launch holds the GPU (the proof's second pass beside its searches: a launch can take a
+second, the CPU twin takes milliseconds at this size)."""
+
 PRESET_GPU_THREADS = 16384
 """GPU threads scoring preset sets at once (one set each, grid-stride); each holds scratch for
 one pass over the answers (about (8 + 4 * guesses left) bytes per answer)."""

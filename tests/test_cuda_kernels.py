@@ -3,7 +3,9 @@ of the library on both backends (a GPU, or NUMBA_ENABLE_CUDASIM=1: small inputs,
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -43,10 +45,11 @@ def _small_blocks(monkeypatch):
 
 
 class Launches(CudaBackend):
-    """The CUDA backend sending every call to the GPU, counting launches by kernel name."""
+    """The CUDA backend sending every call to the GPU (or, not ``every_call``, those it routes
+    there), counting launches by kernel name."""
 
-    def __init__(self) -> None:
-        super().__init__(every_call=True)
+    def __init__(self, every_call: bool = True) -> None:
+        super().__init__(every_call=every_call)
         self.launched: Counter = Counter()
 
     def launch(self, kernel, blocks, *args, threads=None) -> None:
@@ -86,6 +89,64 @@ def test_reply_stats_cuda_equals_cpu_and_oracle(name, length, words):
         assert cpu_table.tolist() == want
         assert gpu_table.tolist() == want
     assert gpu.launched == {"reply_stats": 2}
+
+
+@contextmanager
+def gpu_held_elsewhere(seconds: float = 10.0):
+    """Within the block, another thread holds the GPU's launch lock (``seconds`` at most)."""
+    from gpusolve.core import backend
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with backend._LAUNCH_LOCK:
+            held.set()
+            release.wait(seconds)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait()
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_small_calls_and_cut_off_first_passes_run_on_the_cpu_while_the_gpu_is_busy(monkeypatch):
+    """While another thread's launch holds the GPU, a small reply-statistics call and a first pass
+    with a cutoff run on the CPU at once (the same table; bounds proven at the cutoff) instead of
+    waiting (10 s here, then a launch: the counts below catch it); a first pass with no cutoff
+    waits for the GPU; and each runs on the GPU once it is free."""
+    from test_optimal import random_instance
+
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table
+
+    for name in ("GPU_MIN_ANSWERS", "GPU_START_CELLS", "FIRST_PASS_GPU_MIN_STARTS"):
+        monkeypatch.setattr(config, name, 1)
+    pm = random_instance("wordle", 5, 24, 40)
+    answers, rows = np.arange(24, dtype=np.int32), np.arange(40, dtype=np.int32)
+    caps = guess_caps(guess_table(pm, answers, rows))
+    cpu = first_pass(pm, answers, rows, rows, caps, 3, cutoff=60)
+    whole = first_pass(pm, answers, rows, rows, caps, 3)
+    starts = np.array([0, len(answers)])
+    table = CpuBackend().reply_stats(pm.codes, rows, answers, starts, pm.game.n_patterns, pm.game.solved,
+                                     np.arange(N_STATS))
+    pm.backend = gpu = Launches(every_call=False)
+    with gpu_held_elsewhere():
+        assert gpu.busy()
+        got = gpu.reply_stats(pm.codes, rows, answers, starts, pm.game.n_patterns, pm.game.solved,
+                              np.arange(N_STATS))
+        assert got.tolist() == table.tolist()
+        assert first_pass(pm, answers, rows, rows, caps, 3, cutoff=60).totals.tolist() == cpu.totals.tolist()
+        assert not gpu.launched
+    assert not gpu.busy()
+    gpu.reply_stats(pm.codes, rows, answers, starts, pm.game.n_patterns, pm.game.solved, np.arange(N_STATS))
+    assert first_pass(pm, answers, rows, rows, caps, 3, cutoff=60).totals.tolist() == whole.totals.tolist()
+    assert gpu.launched == {"reply_stats": 1, "start_bounds": 1}
+    with gpu_held_elsewhere(seconds=0.5):
+        assert first_pass(pm, answers, rows, rows, caps, 3).totals.tolist() == whole.totals.tolist()
+    assert gpu.launched["start_bounds"] == 2
 
 
 def _tiny(small_pm, backend):

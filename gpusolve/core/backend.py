@@ -156,6 +156,10 @@ class Backend:
         """Return whether this backend's work runs on a GPU."""
         return False
 
+    def busy(self) -> bool:
+        """Return whether another thread's work holds this backend's GPU now."""
+        return False
+
     def set_stats(self, codes: np.ndarray, rows: np.ndarray, members: np.ndarray, n_patterns: int,
                   solved: int, columns) -> np.ndarray:
         """Return ``reply_stats`` of one answer set: [guess, column]."""
@@ -431,6 +435,11 @@ class CudaBackend(Backend):
             self.xp.synchronize()
             self.clock.add(kernel_name(kernel), time.perf_counter() - started)
 
+    def busy(self) -> bool:
+        """Return whether another thread's launch holds the GPU now (a small call would wait for
+        it longer than its CPU twin takes); never with ``every_call``."""
+        return not self.every_call and _LAUNCH_LOCK.locked()
+
     def offloads(self, answers: int, n_patterns: int, cells: int | None = None) -> bool:
         """Return whether a call over ``answers`` answers in all runs on the GPU: enough answers
         for its blocks and, while nothing has run on the GPU in this process, enough work
@@ -471,9 +480,14 @@ class CudaBackend(Backend):
     def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
                     n_patterns: int, solved: int, columns) -> np.ndarray:
         """Return ``CpuBackend.reply_stats``'s table: one launch of the histogram kernel when the
-        call ``offloads``, the CPU twin otherwise."""
+        call ``offloads`` (and, under ``config.GPU_BUSY_CELLS`` cells, the GPU is not ``busy``),
+        the CPU twin otherwise."""
+        from ..kernels import config
+
         cells = len(rows) * len(flat)
-        if not self.offloads(len(flat), n_patterns, cells) or not len(rows) or len(starts) < 2:
+        small = cells < config.GPU_BUSY_CELLS
+        if not self.offloads(len(flat), n_patterns, cells) or not len(rows) or len(starts) < 2 or \
+                (small and self.busy()):
             return self.cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, columns)
         from ..kernels import histogram_cuda
 

@@ -126,7 +126,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     from ..kernels.threads import over_slices
 
     starts = np.ascontiguousarray(starts, np.int32)
-    if on_gpu(pm, len(answers), len(starts), len(rows), hard):
+    if on_gpu(pm, len(answers), len(starts), len(rows), hard, cutoff):
         return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
     if kept is None:
         kept = answerers(pm, answers, rows, caps, members_only)
@@ -158,17 +158,20 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
 
 
 def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None,
-           hard: bool = False) -> bool:
+           hard: bool = False, cutoff: int | None = None) -> bool:
     """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
     bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
     for enough start words to fill it (a few start words are quicker on the CPU, which also
     stops at a cutoff; any number with ``every_call``) and enough work to start it
-    (``CudaBackend.offloads``); never in hard mode (``hard``: its bound has no CUDA twin)."""
+    (``CudaBackend.offloads``); never in hard mode (``hard``: its bound has no CUDA twin), nor
+    with a ``cutoff`` while another thread's launch holds the GPU (``busy``: the CPU's scans stop
+    at the cutoff, and need not wait for it)."""
     from ..kernels import config
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
     return (not hard and pm.backend.name == "cuda" and starts >= least
+            and not (cutoff is not None and pm.backend.busy())
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 
