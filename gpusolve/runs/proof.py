@@ -254,23 +254,25 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     if workers < 1:
         raise GpusolveError(f"--workers must be at least 1, not {workers}")
     if second_pass is None:
-        second_pass = pm.backend.name == "cuda" and mode != "hard"
+        second_pass = pm.backend.name == "cuda"
+    second_pass = second_pass and mode != "hard"  # hard mode has none
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     memo_mb = memo_mb or DEFAULT_MEMO_MB
     with RunStore(path, job.params()) as store:
-        search = _Search(pm, job, store, words, rows, keep, progress, second_pass and mode != "hard")
+        search = _Search(pm, job, store, words, rows, keep, progress, second_pass)
         clock = _Clock(pm.backend)
         try:
             gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
             batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
-            # the GPU's first pass needs no cutoff: the rest of it runs beside the seeds
-            ahead = _Ahead(search, words, batch) if gpu and not scheduler else None
+            ahead = None
             try:
                 with clock("seed"):
-                    if second_pass and mode != "hard":  # the seeds by second-pass bound: a better pick
+                    if second_pass:  # the seeds by second-pass bound: a better pick
                         search.second_pass(sorted(search.bound, key=search.rank)[:SEED_POOL])
+                    # the GPU's first pass needs no cutoff: the rest of it runs beside the seeds
+                    ahead = _Ahead(search, words, batch) if gpu and not scheduler else None
                     while search.seed():  # until a total is known: a seed may find no strategy at all
                         search.run(workers, scheduler, backend, memo_mb)
             except BaseException:
@@ -281,10 +283,10 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
                 _first_pass(search, words, search.cutoff(), batch, scheduler, workers, backend,
                             ahead.batches() if ahead else [])
             beside = None
-            if second_pass and mode != "hard" and scheduler:  # before the searches on the cluster
+            if second_pass and scheduler:  # before the searches on the cluster
                 with clock("second_pass"):
                     search.second_pass()
-            elif second_pass and mode != "hard":  # beside the searches here
+            elif second_pass:  # beside the searches here
                 beside = clock.beside("second_pass", search.second_bounds)
             with clock("search"):
                 search.lead()  # the most promising ones first, with every thread: a low cutoff
