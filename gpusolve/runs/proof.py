@@ -416,7 +416,8 @@ class _Ahead:
         if not on_gpu(pm, pm.shape[1], len(units) % batch or batch):
             units = units[:len(units) // batch * batch]  # a last batch too small for the GPU: after, cut off
         self.stop = threading.Event()
-        job = replace(search.job, task="first-pass")
+        # no cutoff: the GPU ignores it, and with one a busy GPU would send a batch to the CPU
+        job = replace(search.job, task="first-pass", cutoff=None)
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="gpusolve-ahead")
         self.future = self.pool.submit(lambda: list(_first_passes(pm, job, units, batch, self.stop)))
         self.pool.shutdown(wait=False)
