@@ -207,3 +207,21 @@ def test_numba_warnings_never_reach_the_terminal(name):
 def test_the_trial_kernel_runs():
     """The trial kernel counts right (on a GPU, or simulated: the PTX test compiles its launch)."""
     CudaBackend().trial()
+
+
+def test_a_proof_on_auto_where_the_gpu_cannot_run_has_no_second_pass(gpu_that_fails, monkeypatch, tmp_path):
+    """auto on a machine whose GPU fails its check: the proof checks it before choosing its
+    second pass (a CPU backend has none), notes the CPU once, and proves on the CPU."""
+    from test_optimal import random_instance
+
+    from gpusolve.runs.proof import prove_best_start
+
+    # the guess table (60 x 40 cells) starts no GPU; the first pass (4,096 x 40 x 60) does
+    monkeypatch.setattr(config, "GPU_START_CELLS", 10_000)
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 1)
+    pm = random_instance("jotto", 7, 40, 60)
+    pm.backend = backend.CudaBackend(explicit=False)
+    with pytest.warns(Note, match="running on the CPU"):
+        proof = prove_best_start(pm, max_guesses=5, run_dir=tmp_path, workers=1)
+    assert gpu_that_fails == [1] and pm.backend.name == "cpu"
+    assert proof.by_second_pass == 0 and "second_pass" not in proof.phases

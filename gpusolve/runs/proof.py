@@ -253,8 +253,9 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     workers = max(1, os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
         raise GpusolveError(f"--workers must be at least 1, not {workers}")
+    gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")  # checks the GPU where it is asked
     if second_pass is None:
-        second_pass = pm.backend.name == "cuda"
+        second_pass = pm.backend.name == "cuda"  # after the check: "cpu" where auto found no GPU
     second_pass = second_pass and mode != "hard"  # hard mode has none
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     memo_mb = memo_mb or DEFAULT_MEMO_MB
@@ -262,7 +263,6 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         search = _Search(pm, job, store, words, rows, keep, progress, second_pass)
         clock = _Clock(pm.backend)
         try:
-            gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")
             batch = GPU_PASS_UNITS if gpu else FIRST_PASS_UNITS
             with clock("first_pass"):
                 _first_pass(search, words[:batch], None, batch, scheduler, workers, backend)
