@@ -373,14 +373,11 @@ def _first_pass_here(pm: PatternMatrix, job: Job, store: RunStore, units: list[t
     (its start words, their ``FirstPass``)."""
     from .units import first_pass_results
 
-    def rest():  # what is still lacking once the batches computed ahead are recorded
-        done = store.finished()
-        yield from _first_passes(pm, job, [u for u in units if u[0] not in done], batch)
-
     done = store.finished()
     finished = sum(1 for u in units if u[0] in done)
+    done |= {u for chunk, _ in ahead for u, _ in chunk}
     on_batch(finished, len(units), [])
-    for chunk, first in chain(ahead, rest()):
+    for chunk, first in chain(ahead, _first_passes(pm, job, [u for u in units if u[0] not in done], batch)):
         store.save([(u, r, res) for (u, r), res in zip(chunk, first_pass_results(first))])
         keep([u[len(FIRST):] for u, _ in chunk], first)
         finished += len(chunk)
@@ -550,8 +547,8 @@ class _Search:
         """Return the candidates still to settle that have no second-pass bound, by rank (not those
         ``busy``: being searched)."""
         cut = self.cutoff()
-        return [w for w in sorted(self.words, key=self.rank) if w not in self.results and w not in self.second
-                and w not in busy and not self.refuted(w, cut)]
+        return sorted((w for w in self.words if w not in self.results and w not in self.second
+                       and w not in busy and not self.refuted(w, cut)), key=self.rank)
 
     def second_bounds(self, words: list[Word]) -> SecondPass:
         """Return the second pass of the start ``words`` (on the whole first passes kept here, the
