@@ -169,6 +169,15 @@ def test_the_check_is_a_trial_kernel_run_once(monkeypatch, error, said):
     assert said in reason and "\n" not in reason and tried == [1]
 
 
+@pytest.mark.parametrize("compiler", ["numba-cuda", "numba-cuda-mlir"])
+def test_the_hint_names_the_cuda_compiler_chosen(monkeypatch, compiler):
+    from gpusolve.kernels import gpu
+
+    monkeypatch.setattr(gpu, "COMPILER", compiler)
+    hint = backend._hint(RuntimeError("libNVVM cannot be found"))
+    assert hint.split()[1] == compiler and "misses CUDA's compiler libraries" in hint, hint
+
+
 def test_no_gpu_or_driver_is_said(monkeypatch):
     from gpusolve.kernels.gpu import cuda
 
