@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -253,6 +254,26 @@ def test_solve_in_a_pseudo_terminal():
             screen.proc.kill()
 
 
+def test_ctrl_c_while_thinking_gives_the_greedy_advice_and_the_game_goes_on():
+    screen = Screen("solve", "--top", "2", "--think", "300")
+    try:
+        screen.expect(r"> ")
+        screen.send("FUZZY .....\r")  # 1,349 answers: a minute's exact search
+        screen.expect(r"Z +Z +Y +\.\.\.\.\.")
+        time.sleep(3)
+        started = time.monotonic()
+        screen.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends (the terminal is not its own)
+        screen.expect(r"greedy by entropy: the exact search was interrupted", timeout=30)
+        assert time.monotonic() - started < 30
+        screen.send("undo\r")
+        screen.expect(r"undid FUZZY")
+        screen.send("quit\r")
+        assert screen.close() == 0
+    finally:
+        if screen.proc.poll() is None:
+            screen.proc.kill()
+
+
 def test_prior_tree_is_a_valid_tree(small_pm):
     from gpusolve.core.trees import scores, summarize
     from gpusolve.search.prior import prior_tree, weighted_mean
@@ -287,32 +308,50 @@ def test_cli_rank_prior():
     assert r.exit_code == 2 and r.output.startswith("error: unknown metric")
 
 
-def test_small_positions_are_solved_exactly(monkeypatch, full_pm):
-    """Positions of at most EXACT_MAX answers go to ``gpusolve.search.optimal`` (a stand-in here,
-    to see the call), larger ones to the greedy ranking; the advice says which."""
-    import types
+def test_advice_is_exact_within_the_thinking_budget(monkeypatch, full_pm):
+    """The exact search answers wherever it finishes in time (221 answers after SALET .....: the
+    value optimal-tree --state proves); past the budget the advice is greedy and says why; a
+    position the proven tree reaches (the advice followed) needs no search at all."""
+    from gpusolve.search import optimal
 
-    import gpusolve.search
-    from gpusolve.search.optimal import Question
-
-    calls = []
-
-    def solve(pm, question, options=None):
-        calls.append((question.mode, len(question.answers), list(question.moves), question.tree))
-        return types.SimpleNamespace(first_guess="RUGBY", mean=2.2, tree=None)
-
-    fake = types.ModuleType("gpusolve.search.optimal")
-    fake.solve, fake.Question = solve, Question
-    monkeypatch.setitem(sys.modules, "gpusolve.search.optimal", fake)
-    monkeypatch.setattr(gpusolve.search, "optimal", fake, raising=False)
     a = Assistant(full_pm)
-    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
-        a.play(word, reply)
+    a.play("SALET", full_pm.game.parse_reply("....."))
     advice = a.advice()
-    assert advice.method.startswith("exact: ") and advice.best == "RUGBY"
-    assert calls == [("normal", 5, a.moves, False)]
-    a.undo()  # 221 answers: too many for the exact search, greedy again
-    assert a.advice().method.startswith("greedy")
+    alone = optimal.solve(full_pm, optimal.Question(moves=tuple(a.moves), tree=False))
+    assert (advice.best, advice.mean) == (alone.first_guess, alone.total / 221) == ("COURD", 609 / 221)
+    assert advice.method == "exact: 2.756 more guesses on average" and advice.as_dict()["proven"]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(optimal, "solve", no_search)
+    a.play("COURD", full_pm.game.parse_reply("....."))
+    followed = a.advice()
+    monkeypatch.undo()
+    fresh = Assistant(full_pm)
+    for word, reply in a.moves:
+        fresh.play(word, reply)
+    again = fresh.advice()
+    assert followed.method.startswith("exact: ")
+    assert (followed.best, followed.mean) == (again.best, again.mean)
+    hurried = Assistant(full_pm, think=0.001)
+    hurried.play("SALET", full_pm.game.parse_reply("....."))
+    greedy = hurried.advice()
+    assert greedy.method == "greedy by entropy: the exact search did not finish in 0.001 s"
+    assert greedy.best == "CORNU" and greedy.mean is None and not greedy.as_dict()["proven"]
+    with pytest.raises(GpusolveError, match="positive number of seconds"):
+        Assistant(full_pm, think=float("nan"))
+
+
+def test_exact_advice_in_hard_mode(full_pm):
+    from gpusolve.search import optimal
+
+    a = Assistant(full_pm, mode="hard")
+    a.play("CRANE", full_pm.game.parse_reply("G...."))
+    advice = a.advice()
+    alone = optimal.solve(full_pm, optimal.Question(moves=tuple(a.moves), mode="hard", tree=False))
+    assert advice.method.startswith("exact: ") and advice.best.startswith("C")
+    assert advice.mean == alone.total / len(a.remaining())
 
 
 def test_exact_advice_with_the_real_optimal_search(full_pm):

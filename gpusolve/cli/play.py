@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ..core.words import counted
+from ..search.defaults import THINK_SECONDS
 from .app import (
     METRIC_HELP,
     Answers,
@@ -27,6 +28,11 @@ from .app import (
     print_json,
 )
 from .policies import Prior
+
+Think = Annotated[float, typer.Option(
+    "--think", min=0.001, metavar="SECONDS",
+    help="The time the exact search may take per position; past it (or on Ctrl-C) the advice is "
+         "greedy, and says so.")]
 
 STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
 
@@ -74,12 +80,14 @@ def solve(
     top: Annotated[int, typer.Option("--top", min=1, help="Alternatives shown.")] = 5,
     show: Annotated[int, typer.Option("--show", min=0, help="List the answers when at most N are left.")
                     ] = 20,
+    think: Think = THINK_SECONDS,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
-    the answers left and the best next guess. Commands: undo, help, quit. With --state: advice on
+    the answers left and the best next guess: exact (proven) where the exact search finishes
+    within --think seconds, else greedy. Commands: undo, help, quit. With --state: advice on
     that position, once."""
     from rich.markup import escape
 
@@ -93,7 +101,7 @@ def solve(
     words = None  # Jotto: the list as read, to name every anagram an all-letters reply leaves
     if pm.game.name == "jotto":
         words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
-    assistant = Assistant(pm, mode, metric, prior, top, words=words)
+    assistant = Assistant(pm, mode, metric, prior, top, words=words, think=think)
     if state is not None:
         for word, reply in read_position(pm, state, mode):
             assistant.play(word, reply)

@@ -10,3 +10,9 @@ DEFAULT_PAIR_MB = 256
 FREE_MIN = 3
 """Free (non-answer) guesses are never considered for this many remaining answers or fewer
 (the greedy trees)."""
+
+THINK_SECONDS = 2.0
+"""The default thinking budget of one exact search of the assistant and the analysis (seconds;
+``gpusolve.play.thinking``): on the 2 cores of the development machine the exact search settles
+the position after each of the usual openers and any reply within it for 95% or more of the
+answers (scripts/bench_advice.py), and play still feels immediate."""
