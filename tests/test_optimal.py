@@ -119,9 +119,11 @@ def random_instance(kind: str, seed: int, n_answers: int, n_guesses: int) -> Pat
     return small_matrix(game, sorted(guesses), sorted(answers))
 
 
-def solved_total(pm, mode, max_guesses, vector_max=None):
+def solved_total(pm, mode, max_guesses, vector_max=None, alternatives=0):
+    """Return (V, the result): with no alternatives the compiled search takes the set at once
+    (``_Search.settle_at_once``), with some the driver settles guess by guess."""
     try:
-        result = solve(pm, Question(mode=mode, max_guesses=max_guesses),
+        result = solve(pm, Question(mode=mode, max_guesses=max_guesses, alternatives=alternatives),
                        Options(workers=1, memo_mb=1, vector_max=vector_max))
     except GpusolveError as e:
         assert "no strategy finds every answer within" in str(e)
@@ -160,6 +162,8 @@ def test_fixed_instances(kind, mode):
             assert total == expected, (seed, max_guesses)
             # the guess-by-guess scan that large sets use
             assert solved_total(pm, mode, max_guesses, vector_max=0)[0] == expected
+            # the driver's guess-by-guess settling, which the best guess alone skips
+            assert solved_total(pm, mode, max_guesses, alternatives=1)[0] == expected
             if result is not None:
                 check_tree(result.tree, pm, max_guesses, total, mode)
 
