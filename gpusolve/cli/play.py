@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ..core.words import counted
-from ..search.defaults import THINK_SECONDS
+from ..search.defaults import ANALYZE_SECONDS, THINK_SECONDS
 from .app import (
     METRIC_HELP,
     Answers,
@@ -31,8 +31,8 @@ from .policies import Prior
 
 Think = Annotated[float, typer.Option(
     "--think", min=0.001, metavar="SECONDS",
-    help="The time the exact search may take per position; past it (or on Ctrl-C) the advice is "
-         "greedy, and says so.")]
+    help="The time the exact search may take per position (inf: no limit); past it (or on Ctrl-C) "
+         "the advice is greedy, and says so.")]
 
 STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
 
@@ -150,27 +150,38 @@ def analyze(
     history: Annotated[str | None, typer.Argument(hidden=True, show_default=False,
                                                   help="The moves (the same as --state).")] = None,
     state: State = None,
+    mode: Mode = "normal",
+    think: Annotated[float, typer.Option(
+        "--think", min=0.001, metavar="SECONDS",
+        help="The time each exact search may take (inf: no limit); past it a figure is an "
+             "estimate, marked ~.")
+    ] = ANALYZE_SECONDS,
     show: Annotated[int, typer.Option("--show", min=0, help="Rank at most N remaining answers.")] = 30,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
-    """Judge a played game: per move the answers left, skill (expected answers left by the best
-    guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    """Judge a played game against the optimum, in expected guesses left under optimal play: per
+    move after the best guess and after the guess played (the difference: the move's skill cost),
+    and the luck of the reply (the guesses left after it, against the average reply); then the
+    answers left, most common first. Exact where the exact search finishes within --think, else
+    estimated (~: the greedy entropy tree's mean)."""
     from rich.table import Table
 
     from ..core.errors import GpusolveError
     from ..core.history import read_position
-    from ..play.analysis import analyze_game, by_commonness
+    from ..core.modes import check_mode
+    from ..play.analysis import ESTIMATE, analyze_game, by_commonness
 
     if history is not None and state is not None:
         raise GpusolveError("give the moves once: --state GUESS:REPLY,...")
     state = state if state is not None else history
     if not state:
         raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
+    check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    reports, alive = analyze_game(pm, read_position(pm, state))
+    reports, alive = analyze_game(pm, read_position(pm, state, mode), mode, think)
     left = [pm.answers[a] for a in alive]
     try:
         ranked: list[tuple[str, float | None]] = list(by_commonness(left))
@@ -178,19 +189,25 @@ def analyze(
     except GpusolveError as e:  # wordfreq missing: list order, said so
         ranked, note = [(w, None) for w in left], f" (not ranked: {e})"
     if json:
-        print_json({"moves": [r.as_dict(pm.game) for r in reports],
+        print_json({"moves": [r.as_dict(pm.game) for r in reports], "estimate": ESTIMATE,
                     "remaining": [{"word": w, "zipf": None if z is None else round(z, 3)}
                                   for w, z in ranked[:show]]})
         return
-    table = Table(title="moves")
-    for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
-                 "best expected", "skill", "luck"):
+    table = Table(title=f"moves ({mode} mode): expected guesses left under optimal play")
+    for name in ("#", "guess", "reply", "answers before", "after", "best", "best left", "played left",
+                 "skill cost", "received left", "luck"):
         table.add_column(name, justify="left" if name in ("guess", "reply", "best") else "right")
     for r in reports:
+        def shown(value: float, exact: bool, sign: str = "") -> str:
+            return ("" if exact else "~") + f"{value:{sign}.3f}"
+
         table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
-                      f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
-                      f"{r.skill:.0%}", "-" if r.luck is None else f"{r.luck:.0%}")
+                      f"{r.after:,}", r.best.guess, shown(r.best_left, r.best.exact),
+                      shown(r.played_left, r.played.exact), shown(r.cost, r.cost_exact),
+                      shown(r.received_left, r.received.exact), shown(r.luck, r.luck_exact, "+"))
     console.print(table)
+    if not all(r.cost_exact and r.luck_exact for r in reports):
+        console.print(f"~: an estimate, {ESTIMATE}; raise --think for more exact figures", markup=False)
     if reports[-1].reply == pm.game.solved:
         console.print(f"solved: {reports[-1].guess} in {counted(len(reports), 'guess')}")
         return

@@ -45,8 +45,9 @@ class Verdict:
 
 
 def check_think(seconds: float) -> float:
-    """Return a thinking budget, or raise a one-line error for one that is not a positive number."""
-    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+    """Return a thinking budget (inf: none), or raise a one-line error for one that is not a
+    positive number."""
+    if not (isinstance(seconds, (int, float)) and seconds > 0):  # NaN is not
         raise GpusolveError(f"the thinking time must be a positive number of seconds (got {seconds})")
     return float(seconds)
 
@@ -92,7 +93,7 @@ class Thinker:
         known = self.recall(moves)
         if isinstance(known, Node) and guess in (None, known.guess):
             return Verdict(known.guess, tree_total(known), known.size)
-        budget = Budget(None, self.seconds)
+        budget = Budget(None, self.seconds if math.isfinite(self.seconds) else None)
         question = optimal.Question(start=guess, moves=moves, mode=self.mode, max_guesses=self.max_guesses)
         try:
             result = optimal.solve(self.pm, question, optimal.Options(memos=self.memos, budget=budget))

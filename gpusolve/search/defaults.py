@@ -16,3 +16,7 @@ THINK_SECONDS = 2.0
 ``gpusolve.play.thinking``): on the 2 cores of the development machine the exact search settles
 the position after each of the usual openers and any reply within it for 95% or more of the
 answers (scripts/bench_advice.py), and play still feels immediate."""
+
+ANALYZE_SECONDS = 10.0
+"""The default budget of one exact search of ``gpusolve analyze`` (seconds): a game is judged
+once, after it is played, so it may wait longer than advice during play."""
