@@ -232,6 +232,9 @@ def test_analysis_against_the_proof(full_pm):
 def test_cli_solve_history_and_errors():
     r = runner.invoke(app, ["solve", "--history", "SALET:.....,CRONY:.Y..G", "--json"])
     assert r.exit_code == 0 and '"remaining": 5' in r.output
+    for lists in ("original", "nyt-2023-07"):
+        r = runner.invoke(app, ["solve", "--lists", lists, "--state", "SALET:.....,CRONY:.Y..G", "--json"])
+        assert r.exit_code == 0 and json.loads(r.output)["proven"], r.output
     r = runner.invoke(app, ["solve", "--history", "SALET:.....,TRICK:G...."])
     assert r.exit_code == 2 and r.output.startswith("error: ") and "impossible" in r.output
     r = runner.invoke(app, ["solve", "--history", "SALET"])
