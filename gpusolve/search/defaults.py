@@ -12,10 +12,11 @@ FREE_MIN = 3
 (the greedy trees)."""
 
 THINK_SECONDS = 2.0
-"""The default thinking budget of one exact search of the assistant and the analysis (seconds;
-``gpusolve.play.thinking``): on the 2 cores of the development machine the exact search settles
-the position after each of the usual openers and any reply within it for 95% or more of the
-answers (scripts/bench_advice.py), and play still feels immediate."""
+"""The default thinking budget of one exact search of the assistant (seconds;
+``gpusolve.play.thinking``): play still feels immediate, and after each of 12 usual openers and
+any reply the costliest position needs 1.9 CPU-seconds over the two worker threads, and at most
+1.4 on the one thread that searches a set under 128 answers (scripts/bench_advice.py, 2026-11-27):
+within it on the 2 development cores when they are quiet."""
 
 ANALYZE_SECONDS = 10.0
 """The default budget of one exact search of ``gpusolve analyze`` (seconds): a game is judged
