@@ -96,7 +96,8 @@ class Thinker:
         budget = Budget(None, self.seconds if math.isfinite(self.seconds) else None)
         question = optimal.Question(start=guess, moves=moves, mode=self.mode, max_guesses=self.max_guesses)
         try:
-            result = optimal.solve(self.pm, question, optimal.Options(memos=self.memos, budget=budget))
+            options = optimal.Options(memos=self.memos, budget=budget, at_once=True)
+            result = optimal.solve(self.pm, question, options)
         except Infeasible:
             why = f"no strategy finds every answer within {self.max_guesses} guesses"
             return Verdict(guess, None, 0, why)

@@ -737,6 +737,11 @@ class Options:
     budget: Budget | None = None
     """A stop shared with other searches: once stopped from elsewhere (``Budget.interrupt``)
     this search returns ``interrupted``, without a tree."""
+    at_once: bool = False
+    """Settle the best guess alone of a set under ``FIRST_PASS_MIN_ANSWERS`` answers (no start,
+    alternatives, cutoff, candidate limit or bucket bounds) by one call of the compiled search
+    (``_Search.settle_at_once``): the same value, much faster, but its guess among equals may be
+    another (the kernel's order), and no progress is heard (the assistant's searches use it)."""
     symmetry: bool = True
     """Use the game's symmetries where its lists allow (``gpusolve.core.symmetry``): one guess
     per class under the symmetries fixing the history (False: try every guess; the same values)."""
@@ -803,8 +808,7 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
     goal = INF if cutoff is None else int(cutoff)
     keep = 1 + max(0, q.alternatives)
     choice = _Choice()
-    # the best guess alone of a set the driver would not search: the compiled search at once
-    at_once = (cand is None and keep == 1 and candidates is None and cutoff is None
+    at_once = (o.at_once and cand is None and keep == 1 and candidates is None and cutoff is None
                and o.bucket_bounds is None and n >= 3 and not _driven(n, INF))
     interrupted = False
     try:  # Ctrl-C and the time limit stop the kernels: no exception in a wait
