@@ -207,7 +207,8 @@ def analyze(
                       shown(r.received_left, r.received.exact), shown(r.luck, r.luck_exact, "+"))
     console.print(table)
     if not all(r.cost_exact and r.luck_exact for r in reports):
-        console.print(f"~: an estimate, {ESTIMATE}; raise --think for more exact figures", markup=False)
+        console.print(f"~: an estimate, {ESTIMATE}: the exact search did not finish within --think, or "
+                      "no strategy finds every answer within 6 guesses from there", markup=False)
     if reports[-1].reply == pm.game.solved:
         console.print(f"solved: {reports[-1].guess} in {counted(len(reports), 'guess')}")
         return
