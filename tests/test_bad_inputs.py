@@ -93,6 +93,8 @@ NUMBERS = [
     (["solve", *SMALL, "--top", "0"], "--top"),
     (["solve", *SMALL, "--show", "-1"], "--show"),
     (["analyze", "--state", "BATCH:.....", *SMALL, "--show", "-1"], "--show"),
+    *[([command, "--state", "BATCH:.....", *SMALL, "--think", think], "Invalid value for '--think'")
+      for command in ("solve", "analyze") for think in ("0", "-1", "nan", "soon")],
     (["play", "--human", *SMALL, "--max-guesses", "0"], "--max-guesses"),
     (["war", "sweep", "--ranks", "0"], "--ranks"),
     (["war", "sweep", "--suits", "-1"], "--suits"),
