@@ -10,8 +10,9 @@ runs alone, as a fresh process with a fresh run directory (``gpusolve optimal-tr
 W --run-dir ...``, on each backend in turn, and with ``--anchor`` the anchor's ``wordle -w W`` on
 the same lists, the programs taking turns), under ``--word-timeout`` (a word stopped there is
 unfinished). Per word it prints the search seconds (the run store's seconds for the word; the
-anchor's own ``Time taken``), the process's CPU seconds (all threads, the process's start
-included) and wall seconds, and the total against the anchor's published one (``==``/``!=``).
+anchor's own ``Time taken``), the search CPU seconds (the process's, all threads, less a process
+start's), the process's CPU and wall seconds, and the total against the anchor's published one
+(``==``/``!=``). On a shared machine the search CPU seconds are the steadier measure.
 Then each part's distribution (median, p90, max, sum) and the projected complete table. One
 untimed run of a cheap start word on each backend first warms numba's and the pattern matrix's
 caches.
@@ -37,6 +38,7 @@ import os
 import statistics
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,14 +65,15 @@ def gpusolve_args(args: argparse.Namespace, word: str, backend: str, run_dir: Pa
             "--json", "--quiet"]
 
 
-def run_gpusolve(args: argparse.Namespace, word: str, backend: str) -> dict:
+def run_gpusolve(args: argparse.Namespace, word: str, backend: str, extra: Sequence[str] = ()) -> dict:
     """Return one start word's figures on ``backend``: total (None: infeasible), finished, search,
     CPU and wall seconds."""
     from gpusolve.runs.runstore import read_run
 
     with tempfile.TemporaryDirectory(prefix="bench_table_") as tmp:
         run = Path(tmp) / "run"
-        out, wall, cpu, finished = timed(gpusolve_args(args, word, backend, run), args.word_timeout)
+        argv = [*gpusolve_args(args, word, backend, run), *extra]
+        out, wall, cpu, finished = timed(argv, args.word_timeout)
         figures = {"finished": finished, "wall": wall, "cpu": cpu, "search": None, "total": None}
         try:
             row = json.loads(out)["results"][0]
@@ -104,11 +107,19 @@ def shown(total: int | str | None) -> str:
     return "infeasible" if total is None else f"{total:,}" if isinstance(total, int) else str(total)
 
 
-def seconds(figures: dict, timeout: float | None) -> float:
-    """Return a word's search seconds (its wall seconds where the search's are unknown; the
-    timeout where it did not finish)."""
+MEASURES = {"search": "search seconds (wall)", "search_cpu": "search CPU seconds"}
+"""What the distributions and projections are given in: a word's search seconds (the run store's;
+the anchor's own), and its process's CPU seconds less a process start's (the median CPU seconds of
+two runs that stop at once, ``--cutoff 1``: imports, loading the kernels and the matrix)."""
+
+
+def seconds(figures: dict, timeout: float | None, measure: str = "search") -> float:
+    """Return a word's search seconds or search CPU seconds (its wall or CPU seconds where the
+    search's are unknown; the timeout where it did not finish)."""
     if not figures["finished"]:
         return timeout or figures["wall"]
+    if measure == "search_cpu":
+        return figures.get("search_cpu", figures["cpu"])
     return figures["search"] if figures["search"] is not None else figures["wall"]
 
 
@@ -116,8 +127,8 @@ def row_line(part: str, word: str, published: int | None, program: str, figures:
     """Return one word's printed row on one program."""
     search = "-" if figures["search"] is None else f"{figures['search']:.2f}"
     return (f"{part:7} {word} {program:6} {shown(figures['total']):>10} {verdict(figures, published):10} "
-            f"{shown(published):>10}   search {search:>7} s   CPU {figures['cpu']:7.2f} s   "
-            f"wall {figures['wall']:7.2f} s")
+            f"{shown(published):>10}   search {search:>7} s   search CPU {figures['search_cpu']:7.2f} s   "
+            f"process: CPU {figures['cpu']:7.2f} s, wall {figures['wall']:7.2f} s")
 
 
 def distribution(values: list[float]) -> dict:
@@ -128,7 +139,8 @@ def distribution(values: list[float]) -> dict:
             "sum": sum(ordered)}
 
 
-def projection(sample: Sample, measured: dict[str, dict[str, dict]], timeout: float | None) -> dict:
+def projection(sample: Sample, measured: dict[str, dict[str, dict]], timeout: float | None,
+               measure: str = "search") -> dict:
     """Return the projected seconds of the complete table from one program's measured words
     (``measured[part][word]``): each stratum's weight, sum and what it stands for."""
     feasible = sample.lines - sample.infeasible
@@ -150,7 +162,7 @@ def projection(sample: Sample, measured: dict[str, dict[str, dict]], timeout: fl
             out.append({"stratum": name, "stands_for": count, "measured": 0, "weight": None, "seconds": 0.0})
             continue
         weight = count / len(words)
-        part = weight * sum(seconds(f, timeout) for f in words.values())
+        part = weight * sum(seconds(f, timeout, measure) for f in words.values())
         total += part
         out.append({"stratum": name, "stands_for": count, "measured": len(words), "weight": weight,
                     "seconds": part})
@@ -159,11 +171,11 @@ def projection(sample: Sample, measured: dict[str, dict[str, dict]], timeout: fl
     return {"seconds": total, "strata": out, "lower_bound": lower}
 
 
-def projection_text(program: str, p: dict, sample: Sample) -> str:
+def projection_text(program: str, p: dict, sample: Sample, measure: str = "search") -> str:
     """Return the projection's lines: the total and how each stratum weighs in."""
     kind = "a LOWER BOUND: " + "; ".join(p["lower_bound"]) if p["lower_bound"] else "an estimate"
-    lines = [f"projected complete table, {program}: {p['seconds']:,.0f} s = {p['seconds'] / 3600:.2f} h "
-             f"of search ({sample.lines:,} start words; {kind})"]
+    lines = [f"projected complete table, {program}, in {MEASURES[measure]}: {p['seconds']:,.0f} s = "
+             f"{p['seconds'] / 3600:.2f} h ({sample.lines:,} start words; {kind})"]
     for s in p["strata"]:
         said = f"  {s['stratum']:10}: {s['stands_for']:,} start words ({s['stands_for'] / sample.lines:.2%})"
         if s["weight"] is None:
@@ -212,8 +224,12 @@ def main() -> None:
           f"{os.cpu_count()} CPUs, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(f"{'part':7} {'word':5} {'prog':6} {'total':>10} {'':10} {'anchor':>10}", flush=True)
     measured: dict[str, dict[str, dict[str, dict]]] = {p: {} for p in programs}
+    start_cpu = {ANCHOR: 0.0}
     for backend in [] if args.dry_run else args.backends:
         run_gpusolve(args, WARM[args.lists], backend)
+        at_once = [run_gpusolve(args, WARM[args.lists], backend, ["--cutoff", "1"]) for _ in range(2)]
+        start_cpu[backend] = statistics.median(f["cpu"] for f in at_once)
+        print(f"a process start on {backend}: {start_cpu[backend]:.2f} CPU s (the median of 2, --cutoff 1)")
     turn = 0
     for part, words in parts.items():
         for word in words:
@@ -227,6 +243,7 @@ def main() -> None:
                           f"{' '.join(argv)}", flush=True)
                     continue
                 figures = run_gpusolve(args, word, program) if program != ANCHOR else run_anchor(args, word)
+                figures["search_cpu"] = max(0.0, figures["cpu"] - start_cpu[program])
                 measured[program].setdefault(part, {})[word] = figures
                 print(row_line(part, word, sample.totals[word], program, figures), flush=True)
     if args.dry_run:
@@ -237,17 +254,17 @@ def main() -> None:
     print()
     for program, by_part in measured.items():
         for part, words in by_part.items():
-            for what in ("search", "cpu"):
-                d = distribution([seconds(f, args.word_timeout) if what == "search" else f["cpu"]
-                                  for f in words.values()])
-                report["distributions"][f"{program} {part} {what}"] = d
-                print(f"{program:6} {part:7} {what:6} s: n {d['n']}, median {d['median']:.2f}, "
+            for measure in MEASURES:
+                d = distribution([seconds(f, args.word_timeout, measure) for f in words.values()])
+                report["distributions"][f"{program} {part} {measure}"] = d
+                print(f"{program:6} {part:7} {MEASURES[measure]:21}: n {d['n']}, median {d['median']:.2f}, "
                       f"p90 {d['p90']:.2f}, max {d['max']:.2f}, sum {d['sum']:.1f}")
     print()
     for program, by_part in measured.items():
-        p = projection(sample, by_part, args.word_timeout)
-        report["projections"][program] = p
-        print(projection_text(program, p, sample))
+        for measure in MEASURES:
+            p = projection(sample, by_part, args.word_timeout, measure)
+            report["projections"][f"{program} {measure}"] = p
+            print(projection_text(program, p, sample, measure))
     wrong = [(program, part, word, verdict(f, sample.totals[word]))
              for program, by_part in measured.items() for part, words in by_part.items()
              for word, f in words.items() if verdict(f, sample.totals[word]) in ("!=", "failed")]

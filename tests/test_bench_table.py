@@ -132,7 +132,9 @@ def test_a_run_prints_its_rows_and_fails_on_a_differing_total(sample, tmp_path):
     row = next(line.split() for line in done.stdout.splitlines() if line.startswith("uniform "))
     assert row[:3] == ["uniform", first, "cpu"] and row[4] == "!=" and row[5] == "8,527"
     assert int(row[3]) < 8 * 6
-    assert "projected complete table, cpu:" in done.stdout and "DIFFERENT or failed" in done.stdout
+    for measure in ("search seconds (wall)", "search CPU seconds"):
+        assert f"projected complete table, cpu, in {measure}:" in done.stdout
+    assert "a process start on cpu:" in done.stdout and "DIFFERENT or failed" in done.stdout
     assert json.loads(out.read_text())["differ"] == [["cpu", "uniform", first, "!="]]
 
 
@@ -142,7 +144,8 @@ def test_the_projection_weighs_each_stratum_by_the_tables_counts(sample, bench):
     infeasible = [w for w in found.uniform if found.totals[w] is None][:2]
 
     def word(s, finished=True):
-        return {"finished": finished, "search": s, "wall": s + 1, "cpu": s, "total": 0}
+        return {"finished": finished, "search": s, "wall": s + 1, "cpu": s + 2, "search_cpu": s / 2,
+                "total": 0}
     measured = {"uniform": {**{w: word(2.0) for w in feasible}, infeasible[0]: word(4.0),
                             infeasible[1]: word(1.0, finished=False)},
                 "top": {w: word(10.0) for w in found.top}}
@@ -154,6 +157,9 @@ def test_the_projection_weighs_each_stratum_by_the_tables_counts(sample, bench):
     assert strata["infeasible"]["seconds"] == pytest.approx(2_022 / 2 * (4.0 + 8.0))  # at the timeout
     assert p["seconds"] == pytest.approx(sum(s["seconds"] for s in p["strata"]))
     assert p["lower_bound"] == ["1 word(s) unfinished, counted at the timeout"]
+    by_cpu = bench.projection(found, measured, 8.0, "search_cpu")
+    in_cpu = {s["stratum"]: s["seconds"] for s in by_cpu["strata"]}
+    assert in_cpu["top"] == 100 and in_cpu["infeasible"] == pytest.approx(2_022 / 2 * (2.0 + 8.0))
     alone = bench.projection(found, {"top": measured["top"]}, None)
     assert [s["stratum"] for s in alone["strata"] if s["weight"] is None] == ["feasible", "infeasible"]
     assert "no word measured of the other feasible start words (10,930)" in alone["lower_bound"]
