@@ -94,7 +94,7 @@ def load(mode: str, lists: str, folder: Path = FOLDER) -> Sample:
     uniform, top = tuple(said.get("uniform", ())), tuple(said.get("top", ()))
     if set(totals) != set(uniform) | set(top) or len(uniform) != said.get("uniform_size"):
         raise GpusolveError(f"{name}: its lines and its sidecar's words differ")
-    highest = [e.word for e in table.entries if e.total is not None][-TOP:]  # sorted by total, then word
+    highest = [e.word for e in table.entries if e.total is not None][-TOP:][::-1]  # the highest first
     if list(top) != highest or any(totals[w] is None for w in top):
         raise GpusolveError(f"{name}: the top part is not the highest finite totals of its lines")
     if outside := sorted(set(totals) - set(guess_list(lists))):
@@ -118,7 +118,7 @@ def draw(anchor: Path, seed: int, out: Path) -> None:
         rng = np.random.default_rng(seed)
         uniform = [words[i] for i in sorted(rng.choice(len(words), UNIFORM, replace=False))]
         finite = sorted((t, w) for w, t in rows if t < 1_000_000_000)
-        top = [w for _, w in finite[-TOP:]]  # in the tables' order: by total, then word
+        top = [w for _, w in finite[-TOP:]][::-1]  # the costliest first: --limit takes them
         keep = set(uniform) | set(top)
         (out / name).write_text("".join(line + "\n" for line in published if line.split()[0].upper() in keep))
         totals = [t for t, _ in finite]
@@ -128,7 +128,7 @@ def draw(anchor: Path, seed: int, out: Path) -> None:
             "drawn": datetime.date.today().isoformat(),
             "how": f"uniform: numpy.random.default_rng({seed}).choice({len(words)}, {UNIFORM}, "
                    f"replace=False) over the {lists} lists' guesses sorted A-Z; top: the {TOP} highest "
-                   "finite totals",
+                   "finite totals, the highest first",
             "seed": seed,
             "uniform_size": UNIFORM,
             "uniform": uniform,
