@@ -126,7 +126,8 @@ def seconds(figures: dict, timeout: float | None, measure: str = "search") -> fl
 def row_line(part: str, word: str, published: int | None, program: str, figures: dict) -> str:
     """Return one word's printed row on one program."""
     search = "-" if figures["search"] is None else f"{figures['search']:.2f}"
-    return (f"{part:7} {word} {program:6} {shown(figures['total']):>10} {verdict(figures, published):10} "
+    total = shown(figures["total"]) if figures["finished"] and not figures.get("failed") else "-"
+    return (f"{part:7} {word} {program:6} {total:>10} {verdict(figures, published):10} "
             f"{shown(published):>10}   search {search:>7} s   search CPU {figures['search_cpu']:7.2f} s   "
             f"process: CPU {figures['cpu']:7.2f} s, wall {figures['wall']:7.2f} s")
 

@@ -163,3 +163,13 @@ def test_the_projection_weighs_each_stratum_by_the_tables_counts(sample, bench):
     alone = bench.projection(found, {"top": measured["top"]}, None)
     assert [s["stratum"] for s in alone["strata"] if s["weight"] is None] == ["feasible", "infeasible"]
     assert "no word measured of the other feasible start words (10,930)" in alone["lower_bound"]
+
+
+def test_rows_say_unfinished_and_infeasible_words(bench):
+    stopped = {"finished": False, "total": None, "search": None, "search_cpu": 1.0, "cpu": 2.0, "wall": 60.0}
+    def cells(published, figures):
+        return bench.row_line("uniform", "ABASH", published, "cpu", figures).split()[3:6]
+    assert cells(12_534, stopped) == ["-", "unfinished", "12,534"]
+    proven = {**stopped, "finished": True, "search": 3.0}
+    assert cells(None, proven) == ["infeasible", "==", "infeasible"]
+    assert cells(12_534, proven) == ["infeasible", "!=", "12,534"]
