@@ -22,9 +22,10 @@ The projection stratifies the published table by its own counts: the top 20 stan
 anchor finds feasible (and not in the top 20) stand for the table's other feasible start words,
 each weighted (feasible lines - 20) / (such words measured); its infeasible ones for the table's
 infeasible lines, each weighted (infeasible lines) / (such words measured). A word that did not
-finish counts at the timeout, and a stratum with no word measured counts nothing: the projection
-then says it is a lower bound. Starting each word's process afresh leaves out what a table run
-shares across start words (its solved subproblems), so the projection is of words computed alone.
+finish counts at the timeout (in search CPU seconds: those it spent until then), and a stratum
+with no word measured counts nothing: the projection then says it is a lower bound. Starting
+each word's process afresh leaves out what a table run shares across start words (its solved
+subproblems), so the projection is of words computed alone.
 
 Exits 1 if any total differs from the anchor's published one (or a process failed), else 0.
 """
@@ -115,11 +116,11 @@ two runs that stop at once, ``--cutoff 1``: imports, loading the kernels and the
 
 def seconds(figures: dict, timeout: float | None, measure: str = "search") -> float:
     """Return a word's search seconds or search CPU seconds (its wall or CPU seconds where the
-    search's are unknown; the timeout where it did not finish)."""
-    if not figures["finished"]:
-        return timeout or figures["wall"]
+    search's are unknown; where it did not finish, the timeout or the CPU seconds until then)."""
     if measure == "search_cpu":
         return figures.get("search_cpu", figures["cpu"])
+    if not figures["finished"]:
+        return timeout or figures["wall"]
     return figures["search"] if figures["search"] is not None else figures["wall"]
 
 
@@ -168,7 +169,7 @@ def projection(sample: Sample, measured: dict[str, dict[str, dict]], timeout: fl
         out.append({"stratum": name, "stands_for": count, "measured": len(words), "weight": weight,
                     "seconds": part})
     if unfinished := sum(not f["finished"] for part in measured.values() for f in part.values()):
-        lower.append(f"{unfinished} word(s) unfinished, counted at the timeout")
+        lower.append(f"{unfinished} word(s) unfinished, counted at the timeout (CPU: until then)")
     return {"seconds": total, "strata": out, "lower_bound": lower}
 
 

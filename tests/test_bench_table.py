@@ -156,10 +156,10 @@ def test_the_projection_weighs_each_stratum_by_the_tables_counts(sample, bench):
     assert strata["feasible"]["seconds"] == pytest.approx(2.0 * (12_972 - 2_022 - 20))
     assert strata["infeasible"]["seconds"] == pytest.approx(2_022 / 2 * (4.0 + 8.0))  # at the timeout
     assert p["seconds"] == pytest.approx(sum(s["seconds"] for s in p["strata"]))
-    assert p["lower_bound"] == ["1 word(s) unfinished, counted at the timeout"]
+    assert p["lower_bound"] == ["1 word(s) unfinished, counted at the timeout (CPU: until then)"]
     by_cpu = bench.projection(found, measured, 8.0, "search_cpu")
     in_cpu = {s["stratum"]: s["seconds"] for s in by_cpu["strata"]}
-    assert in_cpu["top"] == 100 and in_cpu["infeasible"] == pytest.approx(2_022 / 2 * (2.0 + 8.0))
+    assert in_cpu["top"] == 100 and in_cpu["infeasible"] == pytest.approx(2_022 / 2 * (2.0 + 0.5))
     alone = bench.projection(found, {"top": measured["top"]}, None)
     assert [s["stratum"] for s in alone["strata"] if s["weight"] is None] == ["feasible", "infeasible"]
     assert "no word measured of the other feasible start words (10,930)" in alone["lower_bound"]
