@@ -1,8 +1,9 @@
 """Time the exact values of the table sample (issues 35, 36) and project the complete table.
 
     python scripts/bench_table.py [--mode normal|hard] [--lists default|nyt-2023-07]
-        [--part uniform|top|all] [--limit N] [--backends cpu[,cuda,auto]] [--workers N|default]
-        [--word-timeout SECONDS] [--out FILE.json] [--anchor PATH/wordle] [--dry-run]
+        [--part uniform|top|all] [--limit N] [--words W1,W2] [--backends cpu[,cuda,auto]]
+        [--workers N|default] [--word-timeout SECONDS] [--out FILE.json] [--anchor PATH/wordle]
+        [--dry-run]
 
 The sample (``scripts/table_sample.py``, ``tests/data/table_sample/``): 100 seeded uniform start
 words and the 20 with the highest finite totals in the anchor's published table. Each start word
@@ -195,6 +196,7 @@ def main() -> None:
     parser.add_argument("--lists", default="default", choices=sorted({li for _, li in SETTINGS}))
     parser.add_argument("--part", default="all", choices=("uniform", "top", "all"))
     parser.add_argument("--limit", type=int, help="the first N words of each part only (quick runs)")
+    parser.add_argument("--words", help="only these words of the sample, W1,W2,... (quick runs)")
     parser.add_argument("--backends", default="cpu", type=lambda s: s.split(","))
     parser.add_argument("--workers", default="0", help="gpusolve's --workers (default: 0, in one process; "
                         "'default': the option left out)")
@@ -218,7 +220,10 @@ def main() -> None:
     except GpusolveError as e:
         raise SystemExit(f"error: {e}") from None
     chosen = ("uniform", "top") if args.part == "all" else (args.part,)
-    parts = {p: list(sample.part(p)[:args.limit]) for p in chosen}
+    picked = set(args.words.upper().split(",")) if args.words else None
+    if picked and (unknown := picked - set(sample.part("all"))):
+        raise SystemExit(f"error: --words: not in the sample: {', '.join(sorted(unknown))}")
+    parts = {p: [w for w in sample.part(p) if picked is None or w in picked][:args.limit] for p in chosen}
     programs = [*args.backends, *([ANCHOR] if args.anchor else [])]
     print(f"bench_table {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC: {args.mode} mode, "
           f"{args.lists} lists; {', '.join(f'{p} {len(w)}' for p, w in parts.items())} start words; "

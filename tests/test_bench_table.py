@@ -111,7 +111,8 @@ def test_dry_run_says_each_word_on_each_program_with_the_anchors_total(sample):
 def test_bad_options_give_one_error_line():
     for bad, says in ((["--backends", "gpu"], "error: --backends takes"),
                       (["--lists", "nyt-2023-07"], "error: the sample's normal-mode table"),
-                      (["--workers", "two"], "error: --workers takes")):
+                      (["--workers", "two"], "error: --workers takes"),
+                      (["--words", "SALET,QAJAQ"], "error: --words: not in the sample: SALET")):
         argv = [sys.executable, str(SCRIPT), "--dry-run", *bad]
         done = subprocess.run(argv, capture_output=True, text=True)
         assert done.returncode == 1 and done.stderr.strip().startswith(says)
@@ -173,3 +174,10 @@ def test_rows_say_unfinished_and_infeasible_words(bench):
     proven = {**stopped, "finished": True, "search": 3.0}
     assert cells(None, proven) == ["infeasible", "==", "infeasible"]
     assert cells(12_534, proven) == ["infeasible", "!=", "12,534"]
+
+
+def test_words_picks_sample_words_in_their_parts():
+    argv = [sys.executable, str(SCRIPT), "--dry-run", "--words", "qajaq,deist,AQUAS"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    rows = [line.split()[:2] for line in done.stdout.splitlines() if "would run:" in line]
+    assert rows == [["uniform", "AQUAS"], ["uniform", "DEIST"], ["top", "QAJAQ"]]
