@@ -38,7 +38,8 @@ Scheduler = Annotated[str | None, typer.Option(
     help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
-    "[default: the number of cores; in this process without dask installed]")]
+    "[default: the number of cores; in this process for fewer start words than cores, or without "
+    "dask installed]")]
 Batch = Annotated[int | None, typer.Option(
     "--batch", min=1, help="Start words per task [default: automatic]")]
 Output = Annotated[Path | None, typer.Option(
