@@ -6,6 +6,7 @@ imports the library (numpy, numba) when it runs, so ``gpusolve --help`` stays qu
 
 from __future__ import annotations
 
+import copy
 import errno
 import json
 import os
@@ -175,6 +176,19 @@ class _App(typer.Typer):
     def command(self, *args: Any, cls: type[TyperCommand] | None = None, **kwargs: Any) -> Any:
         """Return the decorator that registers a command (a ``_Command`` unless ``cls`` says)."""
         return super().command(*args, cls=cls or _Command, **kwargs)
+
+    def only(self, name: str) -> typer.Typer:
+        """Return the application holding only the command (or group of commands) ``name``, or all of
+        it where it has none of that name: Typer builds the options of every command it holds
+        before it parses any (0.15 s for all twenty, 0.02 s for optimal-tree alone)."""
+        commands = [c for c in self.registered_commands
+                    if (c.name or typer.main.get_command_name(c.callback.__name__)) == name]
+        groups = [g for g in self.registered_groups if g.name == name]
+        if not commands and not groups:
+            return self
+        one = copy.copy(self)
+        one.registered_commands, one.registered_groups = commands, groups
+        return one
 
 
 app = _App(
