@@ -76,7 +76,7 @@ def test_different_lists_have_different_caches(tmp_path, monkeypatch):
 
 def test_an_array_of_the_first_layout_is_rebuilt(tmp_path):
     """A file of version 1 (checked with BLAKE2b, a digest this version does not compute) is not
-    trusted: it is rebuilt once, in the version 2 layout (CRC-32)."""
+    trusted (version 2's files have names of their own: ``cached_array``)."""
     import hashlib
     import json
 

@@ -21,7 +21,9 @@ from .errors import Note
 from .limits import mib
 
 MAGIC = b"GPUSOLVE-ARRAY-2\n"
-"""The first line of a cached array's file (version 1 files, checked with BLAKE2b, are rebuilt once)."""
+"""The first line of a cached array's file (version 1, checked with BLAKE2b, is not read: its files
+were named NAME-KEY.bin, version 2's NAME-KEY.v2.bin, so that the two versions never rebuild each
+other's files in a shared cache folder)."""
 HEADER_SIZE = 512
 
 
@@ -134,7 +136,7 @@ def cached_array(name: str, key: str, build: Callable[[], np.ndarray]
     cache folder that cannot be written is replaced by ``fallback_dir()`` with a note (path None:
     nowhere could be written; the array is rebuilt next time)."""
     folders: list[Path | None] = [cache_dir()]
-    path = folders[0] / f"{name}-{key}.bin"
+    path = folders[0] / f"{name}-{key}.v2.bin"  # the layout's version: checkouts of version 1 keep theirs
     array = load_array(path, key)
     if array is not None:
         return array, path, True
