@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -262,9 +263,8 @@ def slow_start(monkeypatch):
 
 
 def test_cuda_starts_on_a_thread_while_the_matrix_loads(slow_start, monkeypatch):
-    """``--backend cuda``: CUDA's start runs on a thread of its own, begun when the option is read,
-    while the command reads its lists and loads the matrix; a GPU that cannot run still stops the
-    command with one error before any search."""
+    """``--backend cuda``: CUDA's start runs on a thread of its own while the command loads the
+    matrix; a GPU that cannot run still stops the command with one error before any search."""
     from gpusolve.search import optimal
 
     seen, _ = slow_start
@@ -303,3 +303,18 @@ def test_a_cuda_search_waits_for_the_threaded_start(slow_start, monkeypatch, tmp
     assert seen["thread"] == "gpusolve-cuda-start" and launched
     began, ended = seen["loads"][-1]
     assert seen["began"] < ended and began < seen["ended"] < min(launched)
+
+
+def test_a_fresh_process_starts_cuda_beside_its_own_imports_without_a_traceback():
+    """In a fresh process the start thread imports numba.cuda while the command runs: it begins
+    once numba is imported (two threads importing numba's modules at once met one half made:
+    ImportError, 1 run in 7, when the start began at the option's parsing). Without a GPU: one
+    error line, every time."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-m", "gpusolve", "patterns", "--backend", "cuda"], env=env,
+                              capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+        assert "Traceback" not in done.stderr, done.stderr
+        lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("note: ")]
+        assert done.returncode == 0 or (done.returncode == 2 and len(lines) == 1
+                                        and lines[0].startswith("error: the cuda backend is not available"))

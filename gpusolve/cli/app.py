@@ -420,20 +420,9 @@ Lists = Annotated[
                  + f", or latest (today's game: {LATEST}); --guesses/--answers override. "
                  "See 'gpusolve lists'."),
 ]
-def _backend(value: str | None) -> str | None:
-    """Return a --backend value in lower case; ``cuda`` (given, or $GPUSOLVE_BACKEND) begins the GPU's
-    start now, on a thread, while the command imports and reads its lists (``start_cuda``)."""
-    if (value or os.environ.get("GPUSOLVE_BACKEND") or "").lower() == "cuda":
-        from ..core.backend import start_cuda
-
-        start_cuda()
-    return lowered(value)
-
-
 Backend = Annotated[
     str | None,
-    typer.Option("--backend", help="auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]",
-                 callback=_backend),
+    name_option("--backend", "auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]"),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the explorer page, "

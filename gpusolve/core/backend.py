@@ -44,7 +44,10 @@ CUDA simulator, which runs one kernel at a time, can test them."""
 def start_cuda() -> None:
     """Begin CUDA's start (``cuda_status``: numba.cuda, CuPy, the device, the trial kernel; then the
     GPU path's kernel modules) on a thread of its own, once per process, so that it goes on while
-    this thread reads the lists and loads the pattern matrix (``CudaBackend.on_gpu`` waits for it)."""
+    this thread loads the pattern matrix (``CudaBackend.on_gpu`` waits for it). Numba must be
+    imported first, and this thread import nothing until it has waited: two threads importing
+    numba's modules at once can meet one half made (numba's modules import each other)."""
+    import numba  # noqa: F401
     with _START_LOCK:  # not the status's lock, which the start holds while it runs
         if not _STARTS:
             _STARTS.append(threading.Thread(target=_start, name="gpusolve-cuda-start", daemon=True))
@@ -698,9 +701,9 @@ def get_backend(name: str | None = None, check: bool = True) -> CpuBackend | Cud
     CUDA where CuPy is installed, checked when a call would first run on the GPU (the CPU, with a
     note, if it cannot)."""
     name = backend_name(name)
+    note_compiling()
     if name == "cuda":
         start_cuda()
-    note_compiling()
     quiet_numba()
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     if name == "cpu" or (name == "auto" and (simulated or find_spec("cupy") is None)):
