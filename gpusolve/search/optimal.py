@@ -383,7 +383,9 @@ class _Search:
         self.stops: list[np.ndarray] = []
         self.first_pass_refuted = 0
         self.solved_by: dict[bytes, _Workspace] = {}
-        self.recall = _Recall(ctx, self.workspaces[0].table)
+        self.recalls = [_Recall(ctx, w.table) for w in self.workspaces]
+        """Each workspace's memo, for look-ups from here (the first also holds the driver's sets)."""
+        self.recall = self.recalls[0]
         self.large_sets = 0
         """The large sets searched here (not answered by the memo)."""
         self.progress = progress
@@ -399,7 +401,7 @@ class _Search:
 
     def counters(self) -> dict:
         """Return the kernel counters summed over the workers."""
-        total = sum(w.stats for w in self.workspaces) + self.recall.stats
+        total = sum(w.stats for w in self.workspaces) + sum(r.stats for r in self.recalls)
         names = {"nodes": S_NODES, "memo_hits": S_MEMO_HITS, "memo_stores": S_MEMO_STORES,
                  "scanned": S_SCANNED, "evaluated": S_EVALUATED, "store_hits": S_STORE_HITS}
         out = {name: int(total[i]) for name, i in names.items()}
@@ -657,7 +659,11 @@ class _Search:
             value, guess = self.value(answers, depth, rows, path, INF, hist)
             return value, guess, None
         ws = ws or self.workspaces[0]
-        value, guess = ws.solve(answers, depth, INF, rows, path, self.stop, hist)
+        if len(answers) <= 2:  # the closed forms, the first answer guessed first (as the kernel's ``_few``)
+            return int(closed_form(len(answers), depth)), int(self.ctx.answer_rows[answers[0]]), ws
+        value, decided, guess = self.recalls[self.workspaces.index(ws)].get(answers, depth, path, INF)
+        if not (decided and guess >= 0):  # not in its memo (a small set, or its entry replaced): searched
+            value, guess = ws.solve(answers, depth, INF, rows, path, self.stop, hist)
         return value, guess, ws
 
 
