@@ -353,7 +353,9 @@ def test_doctor_runs_the_gpu_kernels_against_the_cpu(monkeypatch):
     gpu = [c for c in report["checks"] if c["name"].startswith("GPU")]
     names = [c["name"].split(" (")[0] for c in gpu]
     assert names == ["GPU matrix == CPU matrix", "GPU reply statistics == CPU",
-                     "GPU first-pass bounds == CPU", "GPU second-pass bounds == CPU"]
+                     "GPU first-pass bounds == CPU", "GPU hard-mode first-pass bounds == CPU",
+                     "GPU second-pass bounds == CPU"]
     assert all(c["ok"] for c in gpu) and report["ok"]
     # each check compared the GPU's kernel with the CPU's, not the CPU with itself
-    assert {"fill_pattern_matrix", "reply_stats", "start_bounds", "second_pass"} <= set(launched)
+    kernels = {"fill_pattern_matrix", "reply_stats", "start_bounds", "start_hard_bounds", "second_pass"}
+    assert kernels <= set(launched)
