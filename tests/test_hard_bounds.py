@@ -240,3 +240,32 @@ def test_hard_search_with_the_gpu_first_pass_matches_brute_force(monkeypatch, ki
     result = solve(pm, Question(mode="hard", max_guesses=4), Options(workers=1, memo_mb=1))
     assert pm.backend.launched["start_hard_bounds"] >= 1 and not pm.backend.launched["start_bounds"]
     assert result.total == expected and result.proven
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("kind", "seed"), [("wordle", 11), ("jotto", 4)])
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_hard_exact_values_of_start_words_on_the_gpu_equal_the_cpus(monkeypatch, kind, seed):
+    """The unit of the hard tables (``optimal-tree --rank --mode hard``: a start word's exact
+    value): on the CUDA backend, its sets' first passes on the GPU, the same totals as the CPU's."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
+    pm = instance(kind, seed, 12, 24)
+    starts = pm.guesses[::6]
+
+    def totals():
+        found = []
+        for word in starts:
+            try:
+                found.append(solve(pm, Question(start=word, mode="hard", max_guesses=4),
+                                   Options(workers=1, memo_mb=1)).total)
+            except GpusolveError:
+                found.append(None)  # no strategy within the limit
+        return found
+
+    cpu = totals()
+    pm.backend = Launches()
+    assert totals() == cpu and pm.backend.launched["start_hard_bounds"] >= len(starts)
