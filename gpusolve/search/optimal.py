@@ -517,8 +517,7 @@ class _Search:
         caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
         kept = None
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
-        if caps is not None and on_gpu(pm, n, len(order), hard=ctx.mode == "hard",
-                                       cutoff=None if beta >= NO_CUTOFF else beta):
+        if caps is not None and on_gpu(pm, n, len(order), cutoff=None if beta >= NO_CUTOFF else beta):
             batch = len(order)
         elif caps is not None:
             kept = answerers(pm, answers, guessers, caps, ctx.mode == "consistent")
