@@ -1172,6 +1172,16 @@ def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
     return lg, lp, ident
 
 
+@_phase
+def _bucket_order(sizes, smallest):
+    """Return the order in which a guess's buckets of ``sizes`` are searched: the largest first
+    (their values tighten the others' limits), or with ``smallest`` (hard mode with no cutoff
+    yet, where every bucket is searched whole in any order) the smallest first: a guess with no
+    strategy within the limit is stopped by its first bucket with none, in hard mode most
+    often a small one (answers sharing most letters, which the rule keeps guessing)."""
+    return np.argsort(sizes) if smallest else np.argsort(-sizes)
+
+
 @njit(cache=True, nogil=True)
 def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     """Return V(S, d) if it is below ``beta``, else a proven lower bound >= ``beta``.
@@ -1233,7 +1243,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         if total < limit:
             total = _needs_2m(at, nbk, total, limit, solved, lv, bounds, tally.mark, stats)
         if total < limit:  # search its buckets, from the largest down, while the total may beat limit
-            for b in np.argsort(-bounds.bsize[level, :nbk]):
+            # (hard mode with no cutoff yet: the smallest first, see _bucket_order)
+            for b in _bucket_order(bounds.bsize[level, :nbk], params[P_MODE] == HARD and limit >= INF >> 1):
                 m = bounds.bsize[level, b]
                 if m <= 2 or bounds.bcode[level, b] == solved:
                     continue

@@ -33,8 +33,9 @@ def small_matrix(game, guesses, answers) -> PatternMatrix:
     return PatternMatrix(game, tuple(guesses), tuple(answers), codes, CpuBackend())
 
 
-def brute_force(pm: PatternMatrix, mode: str, max_guesses: int) -> float:
-    """Return the least total guesses by trying every guess at every node (no pruning)."""
+def brute_force(pm: PatternMatrix, mode: str, max_guesses: int, start: str | None = None) -> float:
+    """Return the least total guesses by trying every guess at every node (no pruning; the first
+    one ``start`` where given)."""
     game = pm.game
     reply = {(g, a): game.reply(g, a) for g in pm.guesses for a in pm.answers}
 
@@ -44,6 +45,8 @@ def brute_force(pm: PatternMatrix, mode: str, max_guesses: int) -> float:
             return INF
         best = INF
         choices = answers if mode == "consistent" else allowed
+        if start is not None and depth == max_guesses:
+            choices = [start]
         for g in sorted(choices):
             buckets: dict[int, set] = {}
             for a in answers:
