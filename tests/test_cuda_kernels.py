@@ -52,9 +52,9 @@ class Launches(CudaBackend):
         super().__init__(every_call=every_call)
         self.launched: Counter = Counter()
 
-    def launch(self, kernel, blocks, *args, threads=None) -> None:
+    def launch(self, kernel, blocks, *args, **options) -> None:
         self.launched[kernel.py_func.__name__] += 1
-        super().launch(kernel, blocks, *args, threads=threads)
+        super().launch(kernel, blocks, *args, **options)
 
 
 @pytest.mark.parametrize(("name", "length", "words"), GAMES)

@@ -170,7 +170,7 @@ def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = N
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
-    return (not hard and pm.backend.name == "cuda" and starts >= least
+    return (not hard and pm.backend.gpu_path() and starts >= least
             and not (cutoff is not None and pm.backend.busy())
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
@@ -188,7 +188,8 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     perm = gpu.empty(blocks * len(answers), np.int32)
     int32 = [np.ascontiguousarray(a, np.int32) for a in (answers, starts, rows, pm.answer_rows)]
     gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), gpu.resident(pm.answer_major),
-               *int32[:3], pm.game.solved, npat, left, members_only, int32[3], perm, buckets, totals)
+               *int32[:3], pm.game.solved, npat, left, members_only, int32[3], perm, buckets, totals,
+               cells=len(starts) * len(answers) * len(rows))
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
@@ -223,7 +224,7 @@ def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: 
     perm, units, where = _second_pass_units(pm, answers, first, left)
     if len(units):
         least = 1 if pm.backend.every_call else config.SECOND_PASS_GPU_MIN_UNITS
-        gpu = (pm.backend.name == "cuda" and len(units) >= least
+        gpu = (pm.backend.gpu_path() and len(units) >= least
                and pm.backend.offloads(len(answers), pm.game.n_patterns, len(rows) * len(perm)))
         engine = pm.backend if gpu else CpuBackend()
         out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,
