@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 from gpusolve.kernels import config
+from test_cuda_kernels import LAUNCH_SITES, _tiny
 from test_optimal import random_instance
 from typer.testing import CliRunner
 from wordfiles import small_lists
@@ -124,3 +125,33 @@ def test_a_small_table_counted_equals_the_cpus_and_its_launches_are_pinned(tmp_p
 
 
 TABLE_LAUNCHES = {"all": {"histogram_cuda.reply_stats": 9, "bounds_cuda.start_bounds": 5}}
+
+
+@pytest.mark.parametrize("site", LAUNCH_SITES)
+def test_every_launch_site_counted_equals_cpu(small_pm, site):
+    """Each place the library launches a kernel, on the count backend sending every call to the
+    device: one launch of that kernel, run by its twin, and the CPU backend's numbers."""
+    call, kernel = LAUNCH_SITES[site]
+    counted = CudaBackend(name="count", twins=True, every_call=True)
+    want = call(_tiny(small_pm, CpuBackend()))
+    got = call(_tiny(small_pm, counted))
+    launched = counted.clock.as_dict()["counts"]["all"]["launches"]
+    assert {name.split(".")[1]: n for name, n in launched.items()} == {kernel: 1}
+    as_lists = (lambda x: [a.tolist() for a in x]) if isinstance(want, tuple) else (lambda x: x.tolist())
+    assert as_lists(got) == as_lists(want)
+
+
+@pytest.mark.parametrize("mode", ["normal", "consistent"])
+def test_the_second_pass_counted_equals_cpu(mode):
+    from gpusolve.search.bounds import start_second_pass
+
+    found = {}
+    for engine in (CpuBackend(), CudaBackend(name="count", twins=True, every_call=True)):
+        pm = random_instance("wordle", 5, 40, 60)
+        pm.backend = engine
+        second = start_second_pass(pm, mode, 4, np.arange(0, 60, 3, dtype=np.int32))
+        found[engine.name] = (second.totals.tolist(), second.buckets.tolist())
+    assert found["count"] == found["cpu"]
+    assert engine.clock.as_dict()["counts"]["all"]["launches"] == {"bounds_cuda.start_bounds": 1,
+                                                                  "second_pass_cuda.second_pass": 1,
+                                                                  "histogram_cuda.reply_stats": 1}

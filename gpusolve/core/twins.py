@@ -60,18 +60,15 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
     """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
     from ..kernels.bounds_cpu import PAIR_MAX, Guesses, new_scores, start_bounds
     from ..kernels.config import INF
-    from ..kernels.stats import BRANCHES
     from ..kernels.threads import over_slices
-    from .backend import CpuBackend
 
-    cpu = CpuBackend()
-    caps = cpu.set_stats(codes, guesses, answers, n_patterns, solved, (BRANCHES,))[:, 0].astype(np.int64)
+    caps = _branches(codes, guesses, answers, n_patterns, solved)
     order = np.argsort(-caps, kind="stable")
     ranked = np.ascontiguousarray(guesses[order], np.int32)
     replies = np.zeros((0, 0), np.uint8) if members_only else np.ascontiguousarray(tmat[answers][:, ranked])
-    own = cpu.set_stats(codes, answer_rows[answers], answers, n_patterns, solved, (BRANCHES,))
     kept = Guesses(ranked, np.ascontiguousarray(caps[order]))
-    most, scores, fresh = int(own[:, 0].max(initial=0)), new_scores(tmat.shape[0]), np.zeros_like(out)
+    most = int(_branches(codes, answer_rows[answers], answers, n_patterns, solved).max(initial=0))
+    scores, fresh = new_scores(tmat.shape[0]), np.zeros_like(out)
     out[:], totals[:] = 0, 0  # the CPU kernel adds to them
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
@@ -79,6 +76,18 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
                      most, INF, PAIR_MAX, scores, out[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
+
+
+def _branches(codes, rows, answers, n_patterns, solved) -> np.ndarray:
+    """Return the distinct replies of each guess row ``rows[i]`` over ``answers`` (int64)."""
+    from ..kernels.stats import BRANCHES, inverse_table, nlogn_table
+
+    size = 1 << max(len(answers), 1).bit_length()
+    out = np.empty((1, len(rows), 1), np.int64)
+    starts, columns = np.array([0, len(answers)], np.int64), np.array([BRANCHES], np.int64)
+    _reply_stats(codes, np.ascontiguousarray(rows, np.int32), answers, starts, n_patterns, solved,
+                 nlogn_table(size), inverse_table(size), columns, out)
+    return out[0, :, 0]
 
 
 def _set_bounds(codes, square, sets, answer_rows, n_patterns, more, keys, buf, seen, bounds, wins,
