@@ -203,6 +203,9 @@ def exact_ranking(o: RunOptions) -> None:
     count = parse_candidates("10" if o.candidates is None else o.candidates)
     sink = table_output(o)
     pm = o.lists.matrix()
+    if pm.backend.name == "count" and (workers != 0 or o.scheduler):
+        typer.echo("note: --backend count counts the launches of this process only: give --workers 0 "
+                   "to count the searches", err=True)
     if sink:
         sink.labels = table_labels(o, pm)
     chosen = _words(o.words, o.words_file)
