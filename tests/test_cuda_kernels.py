@@ -300,9 +300,9 @@ def test_doctor_runs_the_gpu_kernels_against_the_cpu(monkeypatch):
     launched = Counter()
     real = CudaBackend.launch
 
-    def counted(self, kernel, blocks, *args, threads=None):
+    def counted(self, kernel, blocks, *args, **options):
         launched[kernel.py_func.__name__] += 1
-        real(self, kernel, blocks, *args, threads=threads)
+        real(self, kernel, blocks, *args, **options)
 
     monkeypatch.setattr(CudaBackend, "launch", counted)
     report = check(samples=50)
