@@ -2,19 +2,34 @@
 launch, and PTX for a chosen GPU generation without a GPU.
 
 Every CUDA kernel module, the backend and the tests take ``cuda`` from here. It is numba-cuda
-(numba's ``numba.cuda``: the tested default, with its simulator for tests). Its successor,
-numba-cuda-mlir, is the same API under another name: switching is the one line below,
-``from numba_cuda_mlir import cuda`` (the kernels use only ``cuda.jit``, its intrinsics and
-its scalar types, which both export). docs/kernels.md says what else changes then.
+(numba's ``numba.cuda``: the tested default, with its simulator for tests) unless
+$GPUSOLVE_CUDA_COMPILER names its successor, numba-cuda-mlir: the same API under another name
+(the kernels use only ``cuda.jit``, its intrinsics and its scalar types, which both export).
+docs/kernels.md says what else differs.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from numba import cuda
+COMPILERS = ("numba-cuda", "numba-cuda-mlir")
+COMPILER = os.environ.get("GPUSOLVE_CUDA_COMPILER") or COMPILERS[0]
+"""The CUDA compiler of this process: $GPUSOLVE_CUDA_COMPILER, one of ``COMPILERS`` (default the
+first)."""
+
+if COMPILER == "numba-cuda-mlir":
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        raise ImportError("numba-cuda-mlir has no CUDA simulator: NUMBA_ENABLE_CUDASIM=1 needs "
+                          "GPUSOLVE_CUDA_COMPILER=numba-cuda")
+    from numba_cuda_mlir import cuda
+elif COMPILER == "numba-cuda":
+    from numba import cuda
+else:
+    raise ImportError(f"GPUSOLVE_CUDA_COMPILER={COMPILER!r} is no CUDA compiler: choose one of "
+                      f"{', '.join(COMPILERS)}")
 
 int32, int64, uint8, uint16, uint64 = cuda.int32, cuda.int64, cuda.uint8, cuda.uint16, cuda.uint64
 """The scalar types the kernels name (as module names: inside a kernel, the CUDA simulator's
@@ -83,7 +98,7 @@ def target(cc: tuple[int, int]):
     asks the driver for every compilation, ``cc`` given or not, unless its private cache of the
     device's compute capability (``tools._cached_cc``) is set: this sets it.
     """
-    if cuda.__name__.startswith("numba_cuda_mlir"):
+    if COMPILER == "numba-cuda-mlir":
         from numba_cuda_mlir import tools as holder
 
         name, value = "_cached_cc", cc

@@ -8,7 +8,7 @@ Cards are ranks ``0..ranks-1``, ``suits`` of each, held as uint8 in caller-owned
 ``pile`` (MAX_CARDS,) the cards played since the last battle was settled.
 
 Random numbers are counter-based (SplitMix64): draw k (k = 1, 2, ...) of game g is
-``mix64(key + (g * 2**DRAW_BITS + k) * GOLDEN)`` with ``key = mix64(seed)`` made on the host, so
+``mix64(key + (g * 2**DRAW_BITS + k) * golden)`` with ``key = mix64(seed)`` made on the host, so
 a game depends only on (seed, g): never on threads, blocks or batches. A game makes fewer than
 2**DRAW_BITS draws (n - 1 for the deal, then fewer than two per play; plays <= MAX_CAP), so games'
 streams never overlap. A draw picks j in [0, i] as ``(high 32 bits * (i + 1)) >> 32`` (bias below
@@ -28,9 +28,19 @@ A_WINS, B_WINS, TIE, CAPPED = 0, 1, 2, 3
 """Outcome codes of ``play_game``."""
 
 _DEAL, _NOBODY = 2, 3
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def _halves(constant: int) -> tuple:
+    """Return a 64-bit constant as its (high, low) 32-bit halves, as uint64s."""
+    return np.uint64(constant >> 32), np.uint64(constant & 0xFFFFFFFF)
+
+
+# SplitMix64's constants, as halves joined inside ``play_game``: numba-cuda-mlir (0.6.0) cannot
+# lower a uint64 constant of 2**63 or more ("RuntimeError: std::bad_cast"); joined, both compilers
+# fold them back into the one constant.
+_GOLDEN = _halves(0x9E3779B97F4A7C15)
+_M1 = _halves(0xBF58476D1CE4E5B9)
+_M2 = _halves(0x94D049BB133111EB)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 _STREAM_SHIFT = np.uint64(DRAW_BITS)
 
@@ -42,17 +52,20 @@ def play_game(key, game, ranks, suits, down, cap, hands, pile):
         pile[c] = c // suits
     held = n  # cards in the pile
     taker = _DEAL  # who gets the pile once it is shuffled: _DEAL, 0 (A), 1 (B) or _NOBODY
-    counter = key + (np.uint64(game) << _STREAM_SHIFT) * GOLDEN
+    golden = (_GOLDEN[0] << _S32) | _GOLDEN[1]
+    m1 = (_M1[0] << _S32) | _M1[1]
+    m2 = (_M2[0] << _S32) | _M2[1]
+    counter = key + (np.uint64(game) << _STREAM_SHIFT) * golden
     top_a = top_b = size_a = size_b = 0
     plays = 0
     due = 0  # face-down plays still due in the current war
     while True:
         if taker != _NOBODY:  # shuffle the pile (Fisher-Yates, counter-based draws)
             for i in range(held - 1, 0, -1):
-                counter += GOLDEN
+                counter += golden
                 z = counter
-                z = (z ^ (z >> _S30)) * _M1
-                z = (z ^ (z >> _S27)) * _M2
+                z = (z ^ (z >> _S30)) * m1
+                z = (z ^ (z >> _S27)) * m2
                 z = z ^ (z >> _S31)
                 j = ((z >> _S32) * np.uint64(i + 1)) >> _S32
                 card = pile[i]

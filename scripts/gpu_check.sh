@@ -3,8 +3,9 @@
 # what it lacks from .whl/ (scripts/gpu_wheels.sh), then run the CUDA tests on the GPU, the doctor
 # and the GPU benchmark (scripts/bench_gpu.py: the exact searches, the whole proof normal and
 # hard, the table sample through scripts/bench_table.py, and what the GPU was given); with
-# --mlir, then the CUDA tests once more with the kernels compiled by numba-cuda-mlir. Logs and
-# results go to $OUT (default ./gpu-check); a short summary prints last (also $OUT/summary.txt).
+# --mlir, then the CUDA tests once more with the kernels compiled by numba-cuda-mlir
+# (GPUSOLVE_CUDA_COMPILER=numba-cuda-mlir). Logs and results go to $OUT (default ./gpu-check); a
+# short summary prints last (also $OUT/summary.txt).
 #
 #   bash scripts/gpu_check.sh [--mlir] [--repeats N] [--no-tests] [--no-bench] [--dry-run]
 #
@@ -113,9 +114,9 @@ if ((BENCH)); then
     sed -n '/^[0-9-]*, /,$p' "$OUT/bench.log" | tee -a "$OUT/summary.txt"
 fi
 
-# 5. numba-cuda-mlir: the same kernels through the one import point changed (kernels/gpu.py),
-#    with the machine's own numpy (2.5): the CUDA tests, the PTX check (what compiles for 8.0
-#    and 9.0; here 2026-11-26: all but patterns_cuda, hardmode_cuda, war_cuda), the doctor
+# 5. numba-cuda-mlir: the same kernels compiled by it ($GPUSOLVE_CUDA_COMPILER, kernels/gpu.py),
+#    with the machine's own numpy (2.5; .whl's numpy 2.4 stays out of $MSITE): the CUDA tests,
+#    the PTX check (no GPU needed: CI runs it too) and the doctor
 if ((MLIR)); then
     MSITE=/tmp/gpusolve-mlir
     rm -rf "$MSITE" && mkdir -p "$MSITE"
@@ -123,8 +124,8 @@ if ((MLIR)); then
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$MSITE" .whl/platformdirs-*.whl \
         >> /tmp/gpusolve-install.log 2>&1
     lay_out "$MSITE"
-    sed -i 's/^from numba import cuda$/from numba_cuda_mlir import cuda/' "$MSITE/gpusolve/kernels/gpu.py"
-    say "numba-cuda-mlir: $(grep -c '^from numba_cuda_mlir import cuda$' "$MSITE/gpusolve/kernels/gpu.py") import line changed; $(PYTHONPATH=$MSITE python3 -P -c 'import numpy, numba_cuda_mlir; print("numba-cuda-mlir", numba_cuda_mlir.__version__, "numpy", numpy.__version__)' 2>&1 | tail -n 1)"
+    export GPUSOLVE_CUDA_COMPILER=numba-cuda-mlir
+    say "numba-cuda-mlir: $(PYTHONPATH=$MSITE python3 -P -c 'import numpy, numba_cuda_mlir; from gpusolve.kernels import gpu; print(gpu.cuda.__name__, "from numba-cuda-mlir", numba_cuda_mlir.__version__, "numpy", numpy.__version__)' 2>&1 | tail -n 1)"
     found=$(PYTHONPATH=$MSITE cuda_tests "$OUT/mlir-tests.log")
     say "CUDA tests (numba-cuda-mlir): $found ($SECONDS s in)"
     PYTHONPATH=$MSITE timeout 240 python3 -P -m pytest -q -p no:cacheprovider -m ptx tests/test_ptx.py \

@@ -28,7 +28,9 @@ python3 -m pip download -q --no-deps "${PLATFORM[@]}" -d .whl 'numpy>=2.4,<2.5' 
 if ((MLIR)); then
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    python3 -m pip download -q --no-deps "${PLATFORM[@]}" -d "$tmp" 'numba-cuda-mlir==0.6.0'
+    # the version pyproject.toml's mlir extra pins (what CI's PTX check compiles with)
+    mlir=$(grep -o "numba-cuda-mlir\[cu13\]==[0-9.]*" pyproject.toml | sed 's/\[cu13\]//')
+    python3 -m pip download -q --no-deps "${PLATFORM[@]}" -d "$tmp" "$mlir"
     mkdir -p "$tmp/site" .whl/mlir
     (cd "$tmp/site" && python3 -m zipfile -e "$tmp"/numba_cuda_mlir-*.whl .)
     tar -C "$tmp/site" -cf - . | xz -9 -T0 > .whl/mlir/numba-cuda-mlir.tar.xz

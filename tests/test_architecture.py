@@ -169,8 +169,8 @@ def _takes_cuda(path: Path) -> bool:
 
 
 def test_the_cuda_compiler_has_one_import_point():
-    """Every kernel, the backend and the tests take ``cuda`` from ``kernels/gpu.py``, so moving to
-    numba-cuda-mlir is one line there (docs/kernels.md)."""
+    """Every kernel, the backend and the tests take ``cuda`` from ``kernels/gpu.py``, which chooses
+    numba-cuda or numba-cuda-mlir in one place ($GPUSOLVE_CUDA_COMPILER, docs/kernels.md)."""
     paths = [p for _, p in _modules()] + [*(ROOT / "tests").glob("*.py"), *(ROOT / "scripts").glob("*.py")]
     assert [p.relative_to(ROOT).as_posix() for p in paths if _takes_cuda(p)] == ["kernels/gpu.py"]
 

@@ -7,11 +7,13 @@ warnings never reach the terminal. Without a GPU here, the GPU's answers are sto
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import types
 import warnings
+from importlib.util import find_spec
 
 import numpy as np
 import pytest
@@ -86,6 +88,35 @@ def test_cuda_is_one_error_saying_why(gpu_that_fails):
     assert_one_line_error(result, f"the cuda backend is not available: {ROW_STACK}; use --backend cpu")
 
 
+def _import_gpu(compiler: str, *, simulated: bool = False) -> subprocess.CompletedProcess:
+    """Return the run of a fresh process that imports ``kernels.gpu`` with $GPUSOLVE_CUDA_COMPILER
+    ``compiler`` and prints its ``cuda``'s module name."""
+    env = {**os.environ, "GPUSOLVE_CUDA_COMPILER": compiler, "NUMBA_ENABLE_CUDASIM": str(int(simulated))}
+    code = "from gpusolve.kernels import gpu; print(gpu.cuda.__name__)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env,
+                          cwd=tempfile.gettempdir())  # the checkout's bare gpusolve/ lacks the kernels
+
+
+@pytest.mark.parametrize(("compiler", "module"), [("", "numba.cuda"), ("numba-cuda", "numba.cuda"),
+                                                  ("numba-cuda-mlir", "numba_cuda_mlir.cuda")])
+def test_the_cuda_compiler_is_chosen_by_one_variable(compiler, module):
+    if module.startswith("numba_cuda_mlir") and find_spec("numba_cuda_mlir") is None:
+        pytest.skip("numba-cuda-mlir is not installed (CI installs it: .ci/run)")
+    done = _import_gpu(compiler)
+    assert done.returncode == 0 and done.stdout.split() == [module], done.stderr
+
+
+@pytest.mark.parametrize(("compiler", "simulated", "said"), [
+    ("numba", False, "GPUSOLVE_CUDA_COMPILER='numba' is no CUDA compiler: choose one of numba-cuda, "
+                     "numba-cuda-mlir"),
+    ("numba-cuda-mlir", True, "numba-cuda-mlir has no CUDA simulator: NUMBA_ENABLE_CUDASIM=1 needs "
+                              "GPUSOLVE_CUDA_COMPILER=numba-cuda"),
+])  # fmt: skip
+def test_a_cuda_compiler_that_cannot_be_is_refused_by_name(compiler, simulated, said):
+    done = _import_gpu(compiler, simulated=simulated)
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == f"ImportError: {said}", done.stderr
+
+
 def test_doctor_names_the_cause(gpu_that_fails):
     result = runner.invoke(app, ["doctor", "--json"])
     assert result.exit_code == 0, result.output
@@ -136,6 +167,15 @@ def test_the_check_is_a_trial_kernel_run_once(monkeypatch, error, said):
         backend._cuda_status.cache_clear()
     assert not usable and reason.startswith("the GPU could not compile and run a trial kernel (")
     assert said in reason and "\n" not in reason and tried == [1]
+
+
+@pytest.mark.parametrize("compiler", ["numba-cuda", "numba-cuda-mlir"])
+def test_the_hint_names_the_cuda_compiler_chosen(monkeypatch, compiler):
+    from gpusolve.kernels import gpu
+
+    monkeypatch.setattr(gpu, "COMPILER", compiler)
+    hint = backend._hint(RuntimeError("libNVVM cannot be found"))
+    assert hint.split()[1] == compiler and "misses CUDA's compiler libraries" in hint, hint
 
 
 def test_no_gpu_or_driver_is_said(monkeypatch):

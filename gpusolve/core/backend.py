@@ -87,11 +87,13 @@ def _hint(error: Exception) -> str:
     """Return what to do about a failed trial, where the cause is known ('' otherwise)."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from ..kernels.gpu import COMPILER  # imported by now: the trial ran
+
     text = str(error).lower()
     try:
-        compiler = f"numba-cuda {version('numba-cuda')}"
+        compiler = f"{COMPILER} {version(COMPILER)}"
     except PackageNotFoundError:
-        compiler = "numba-cuda"
+        compiler = COMPILER
     if "row_stack" in text or (isinstance(error, AttributeError) and "numpy" in text):
         return f": {compiler} cannot compile with numpy {np.__version__}; pip install 'numpy<2.5'"
     libraries = ("nvvm", "nvrtc", "nvjitlink")
