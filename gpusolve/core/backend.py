@@ -520,13 +520,13 @@ class CudaBackend(Backend):
         threads = config.THREADS_PER_BLOCK if threads is None else threads
         name = kernel_name(kernel)
         with _LAUNCH_LOCK:  # one launch at a time (they share the device's default stream anyway)
-            started, cpu = time.perf_counter(), time.process_time()
-            self.xp.run(kernel, blocks, threads, [self.to_device(a) if _on_host(a) else a for a in args])
+            started = time.perf_counter()
+            on_device = [self.to_device(a) if _on_host(a) else a for a in args]
+            spent = self.xp.run(kernel, blocks, threads, on_device)
             self.clock.add(name, time.perf_counter() - started)
             self.clock.tally("launches", 1, kernel=name)
             self.clock.tally("cells", int(cells))
-            if self.twins:
-                spent = time.process_time() - cpu
+            if self.twins:  # the twins' own CPU seconds (not those of the threads beside them)
                 self.clock.twin_cpu += spent
                 self.clock.tally("twin_cpu_seconds", spent)
 
@@ -651,7 +651,7 @@ class _Device:
     """What a backend's device does besides its memory: run a launch."""
 
     def run(self, kernel, blocks, threads, args: list) -> None:
-        """Run ``kernel[blocks, threads](*args)`` and wait for it."""
+        """Run ``kernel[blocks, threads](*args)`` and wait for it; return None."""
         kernel[blocks, threads](*args)
         self.synchronize()
 
@@ -737,11 +737,11 @@ class _HostTwins:
         """Return None: the device's memory is the host's."""
         return None
 
-    def run(self, kernel, blocks, threads, args: list) -> None:
-        """Run the CPU twin of ``kernel`` on ``args`` (``core.twins``)."""
+    def run(self, kernel, blocks, threads, args: list) -> float:
+        """Run the CPU twin of ``kernel`` on ``args`` (``core.twins``); return its CPU seconds."""
         from .twins import run_twin
 
-        run_twin(kernel, args)
+        return run_twin(kernel, args)
 
 
 def _device_array_module():

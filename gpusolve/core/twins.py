@@ -3,47 +3,77 @@ backend's device (``core.backend``), which runs the GPU path's launches without 
 
 Each twin fills the kernel's outputs with the numbers the kernel gives (every kernel is tested
 against its twin: ``tests/test_cuda_kernels.py``); what the kernel takes as scratch is ignored.
+Every twin works in slices (``_sliced``), each on one thread with numba's parallel loops kept on
+it, so that the CPU seconds of a launch are its threads' own, not those of the threads working
+beside it (the proof's searches).
 """
 
 from __future__ import annotations
+
+import threading
+import time
 
 import numba
 import numpy as np
 
 from .errors import GpusolveError
 
+_SPENT = [0.0]
+_SPENT_LOCK = threading.Lock()
+"""The thread CPU seconds of the launch under way (one at a time: ``CudaBackend.launch``)."""
 
-def run_twin(kernel, args: list) -> None:
-    """Run the CPU twin of the CUDA ``kernel`` on its launch's ``args``; return None."""
+
+def run_twin(kernel, args: list) -> float:
+    """Run the CPU twin of the CUDA ``kernel`` on its launch's ``args``; return the CPU seconds it
+    took (those of the threads that ran it)."""
     from ..kernels.gpu import kernel_name
 
     name = kernel_name(kernel)
     if name not in TWINS:
         raise GpusolveError(f"the count backend has no CPU twin of {name}; use --backend cpu")
+    _SPENT[0] = 0.0
     TWINS[name](*(np.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+    return _SPENT[0]
+
+
+def _sliced(call, n: int) -> None:
+    """Run ``call(lo, hi)`` over slices of ``range(n)`` on the CPU threads (``over_slices``), each
+    slice's numba loops on its own thread, adding the slices' thread CPU seconds to ``_SPENT``."""
+    from ..kernels.threads import over_slices
+
+    def timed(lo: int, hi: int) -> None:
+        threads, started = numba.get_num_threads(), time.thread_time()
+        numba.set_num_threads(1)  # this thread's parallel loops run on it
+        try:
+            call(lo, hi)
+        finally:
+            numba.set_num_threads(threads)
+            with _SPENT_LOCK:
+                _SPENT[0] += time.thread_time() - started
+
+    over_slices(timed, n, numba.get_num_threads())
 
 
 def _reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn, inverse, columns, out) -> None:
     from ..kernels import histogram_cpu
-    from ..kernels.threads import over_slices
 
-    over_slices(lambda lo, hi: histogram_cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn,
-                                                         inverse, columns, out, lo, hi),
-                out.shape[0] * out.shape[1], numba.get_num_threads())
+    _sliced(lambda lo, hi: histogram_cpu.reply_stats(codes, rows, flat, starts, n_patterns, solved, nlogn,
+                                                     inverse, columns, out, lo, hi),
+            out.shape[0] * out.shape[1])
 
 
 def _pattern_matrix(kind, guesses, answers, colours, out) -> None:
     from ..kernels.patterns_cpu import fill_pattern_matrix
-    from ..kernels.threads import over_slices
 
-    over_slices(lambda lo, hi: fill_pattern_matrix(kind, guesses[lo:hi], answers, colours, out[lo:hi]),
-                len(guesses), numba.get_num_threads())
+    _sliced(lambda lo, hi: fill_pattern_matrix(kind, guesses[lo:hi], answers, colours, out[lo:hi]),
+            len(guesses))
 
 
 def _allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out) -> None:
     from ..kernels import hardmode_cpu
 
-    hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p, rows, out)
+    _sliced(lambda lo, hi: hardmode_cpu.allowed(kind, length, colours, letters, counts, moves_g, moves_p,
+                                                rows[lo:hi], out[lo:hi]), len(rows))
 
 
 def _second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, branches, members_only,
@@ -51,8 +81,11 @@ def _second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, b
     from ..kernels import second_pass_cpu
 
     n_patterns = max(int(codes.max(initial=0)), solved) + 1  # the kernel sizes nothing by it
-    second_pass_cpu.second_pass(codes, answer_rows, perm, units, guesses, solved, n_patterns, left, branches,
-                                members_only, out)
+    def units_of(lo: int, hi: int) -> None:  # the buckets lo to hi, on a thread
+        second_pass_cpu.second_pass(codes, answer_rows, perm, units[lo:hi], guesses, solved, n_patterns, left,
+                                    branches, members_only, out[lo:hi])
+
+    _sliced(units_of, len(units))
 
 
 def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, members_only, answer_rows,
@@ -60,7 +93,6 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
     """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
     from ..kernels.bounds_cpu import PAIR_MAX, Guesses, new_scores, start_bounds
     from ..kernels.config import INF
-    from ..kernels.threads import over_slices
 
     caps = _branches(codes, guesses, answers, n_patterns, solved)
     order = np.argsort(-caps, kind="stable")
@@ -75,7 +107,7 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
         start_bounds(codes, replies, answers, starts[lo:hi], kept, solved, left, members_only, answer_rows,
                      most, INF, PAIR_MAX, scores, out[lo:hi], totals[lo:hi], fresh[lo:hi])
 
-    over_slices(slice_of, len(starts), numba.get_num_threads())
+    _sliced(slice_of, len(starts))
 
 
 def _branches(codes, rows, answers, n_patterns, solved) -> np.ndarray:
@@ -94,20 +126,25 @@ def _set_bounds(codes, square, sets, answer_rows, n_patterns, more, keys, buf, s
                 biggest) -> None:
     from ..kernels import presets_cpu
 
-    presets_cpu.set_bounds(codes, square, sets, answer_rows, n_patterns, more, bounds, wins.view(np.bool_),
-                           biggest, numba.get_num_threads())
+    wins = wins.view(np.bool_)
+    _sliced(lambda lo, hi: presets_cpu.set_bounds(codes, square, sets[lo:hi], answer_rows, n_patterns, more,
+                                                  bounds[lo:hi], wins[lo:hi], biggest[lo:hi], 1), len(sets))
 
 
 def _play_games(key, first, ranks, suits, down, cap, lengths, outcomes) -> None:
     from ..kernels import war_cpu
 
-    war_cpu.play_games(key, first, ranks, suits, down, cap, lengths, outcomes, numba.get_num_threads())
+    _sliced(lambda lo, hi: war_cpu.play_games(key, first + lo, ranks, suits, down, cap, lengths[lo:hi],
+                                              outcomes[lo:hi], 1), len(lengths))
 
 
 def _histogram(values, out) -> None:
     from ..kernels import trial_cuda
 
-    out[:] = np.bincount(values % trial_cuda.BINS, minlength=trial_cuda.BINS)
+    def count(lo: int, hi: int) -> None:
+        out[:] = np.bincount(values % trial_cuda.BINS, minlength=trial_cuda.BINS)
+
+    _sliced(count, 1)
 
 
 TWINS = {
