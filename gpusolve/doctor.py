@@ -86,11 +86,14 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         table, seconds = timed(engine.reply_stats, cpu, *whole)
         report["timings"][f"metrics_all_guesses_{engine.name}_s"] = round(seconds, 4)
         stats[engine.name] = (table, engine.reply_stats(cpu, *sets))
-    passes, seconds_passes = {}, {}
+    passes, hard_passes, seconds_passes = {}, {}, {}
     for engine in engines:  # the first- and second-pass kernels: proven bounds of start words' buckets
         pm = PatternMatrix(game, guesses, answers, cpu, engine)
         first, seconds = timed(first_pass_bounds, pm)
         report["timings"][f"first_pass_64_starts_{engine.name}_s"] = round(seconds, 4)
+        hard, seconds = timed(first_pass_bounds, pm, True)
+        report["timings"][f"hard_first_pass_64_starts_{engine.name}_s"] = round(seconds, 4)
+        hard_passes[engine.name] = (hard.totals, hard.buckets)
         second, seconds = timed(second_pass_bounds, pm, first)
         report["timings"][f"second_pass_8_starts_{engine.name}_s"] = round(seconds, 4)
         passes[engine.name] = (first.totals, first.buckets)
@@ -106,6 +109,9 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
         same = all(np.array_equal(g, c) for g, c in zip(passes["cuda"], passes["cpu"]))
         report["checks"].append({"name": f"GPU first-pass bounds == CPU ({shape}; 64 start words)",
                                  "ok": same, "detail": "identical" if same else "differs"})
+        same = all(np.array_equal(g, c) for g, c in zip(hard_passes["cuda"], hard_passes["cpu"]))
+        report["checks"].append({"name": f"GPU hard-mode first-pass bounds == CPU ({shape}; 64 start words)",
+                                 "ok": same, "detail": "identical" if same else "differs"})
         same = all(np.array_equal(g, c) for g, c in zip(seconds_passes["cuda"], seconds_passes["cpu"]))
         report["checks"].append({"name": f"GPU second-pass bounds == CPU ({shape}; 8 start words)",
                                  "ok": same, "detail": "identical" if same else "differs"})
@@ -116,14 +122,14 @@ def check(samples: int = 2000, seed: int = 0) -> dict:
     return report
 
 
-def first_pass_bounds(pm: PatternMatrix) -> FirstPass:
+def first_pass_bounds(pm: PatternMatrix, hard: bool = False) -> FirstPass:
     """Return the first pass of 64 start words spread over the guesses over every answer, with 5
-    guesses to go after them, on ``pm``'s backend."""
+    guesses to go after them, on ``pm``'s backend (in hard mode where ``hard``)."""
     answers = np.arange(pm.shape[1], dtype=np.int32)
     rows = np.arange(pm.shape[0], dtype=np.int32)
     starts = rows[:: max(1, len(rows) // 64)][:64]
     caps = guess_caps(guess_table(pm, answers, rows))
-    return first_pass(pm, answers, starts, rows, caps, 5)
+    return first_pass(pm, answers, starts, rows, caps, 5, hard=hard)
 
 
 def second_pass_bounds(pm: PatternMatrix, first: FirstPass) -> SecondPass:

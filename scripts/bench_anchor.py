@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -57,25 +59,29 @@ def random_words(count: int, seed: int) -> list[str]:
 
 
 def timed(args: list[str], timeout: float | None = None) -> tuple[str, float, float, bool]:
-    """Run a command; return (stdout, wall s, CPU s of the child, finished?)."""
+    """Run a command; return (stdout, wall s, CPU s of the child and the processes it waited for,
+    finished?). Past ``timeout`` its whole process group is killed (a Dask run's workers too)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    try:  # in a scratch folder: the peer writes files where it runs
-        with tempfile.TemporaryDirectory() as cwd:
-            out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=cwd).stdout
-        finished = True
-    except subprocess.TimeoutExpired as e:
-        out, finished = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), False
+    with tempfile.TemporaryDirectory() as cwd:  # a scratch folder: the peer writes files where it runs
+        child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=cwd,
+                                 start_new_session=True)
+        try:
+            out, finished = child.communicate(timeout=timeout)[0], True
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            out, finished = child.communicate()[0], False
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return out, wall, cpu, finished
 
 
-def peer(anchor: str, pair: str, words: list[str], cutoff: int | None, timeout: float | None = None) -> dict:
-    """Run the peer on ``words`` (one: -w; several: -t file -s); return its figures."""
+def peer(anchor: str, pair: str, words: list[str], cutoff: int | None, timeout: float | None = None,
+         hard: bool = False) -> dict:
+    """Run the peer on ``words`` (one: -w; several: -t file -s; ``hard``: -H); return its figures."""
     allowed, hidden = lists(pair)
-    args = [anchor, "-a", str(allowed), "-h", str(hidden)]
+    args = [anchor, "-a", str(allowed), "-h", str(hidden), *(["-H"] if hard else [])]
     with tempfile.TemporaryDirectory() as tmp:
         if len(words) == 1:
             args += ["-w", words[0].lower()]

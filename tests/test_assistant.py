@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,7 @@ from wordfiles import FAMILY
 from gpusolve.cli import app
 from gpusolve.core.errors import GpusolveError
 from gpusolve.core.history import parse_history
+from gpusolve.core.modes import hard_mode_allows
 from gpusolve.play.analysis import analyze_game, by_commonness
 from gpusolve.play.assistant import Assistant, parse_turn
 from gpusolve.search.prior import answer_weights, rank_weighted, weighted_table
@@ -141,13 +144,86 @@ def test_assistant_hard_mode_and_small_positions(full_pm):
 # ---- analysis ----
 
 
-def test_analyze_game(full_pm):
-    reports, left = analyze_game(full_pm, parse_history(full_pm, "SALET:.....,CRONY:.Y..G"))
-    assert [r.before for r in reports] == [2309, 221] and [r.after for r in reports] == [221, 5]
-    assert reports[0].best == "ROATE" and 0 < reports[0].skill <= 1 and 0 <= reports[0].luck <= 1
-    ranked = by_commonness([full_pm.answers[a] for a in left])
-    assert next(w for w, _ in ranked) == "RUGBY" and sorted(w for w, _ in ranked) == sorted(
-        ["FURRY", "HURRY", "MURKY", "RUDDY", "RUGBY"])
+def oracle_total(pm, mode, moves, guess=None, max_guesses=6):
+    """Return the least total of guesses from the position ``moves`` reach, with ``guess`` first
+    if given, by trying every guess at every node (no pruning)."""
+    from functools import cache
+
+    game = pm.game
+
+    @cache
+    def value(answers: frozenset, depth: int, allowed: frozenset, first=None) -> float:
+        if depth == 0:
+            return math.inf
+        best = math.inf
+        for g in [first] if first else sorted(allowed):
+            buckets: dict[int, set] = {}
+            for a in answers:
+                buckets.setdefault(game.reply(g, a), set()).add(a)
+            cost = len(answers)
+            for p, bucket in buckets.items():
+                if p != game.solved:
+                    after = allowed if mode == "normal" else frozenset(
+                        h for h in allowed if hard_mode_allows(game, h, [(g, p)]))
+                    cost += value(frozenset(bucket), depth - 1, after)
+            best = min(best, cost)
+        return best
+
+    alive = frozenset(a for a in pm.answers if all(game.reply(w, a) == r for w, r in moves))
+    allowed = frozenset(g for g in pm.guesses if mode == "normal" or hard_mode_allows(game, g, list(moves)))
+    return value(alive, max_guesses - len(moves), allowed, guess)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["normal", "hard"]))
+def test_analysis_matches_brute_force(full_pm, seed, mode):
+    """Every figure of a small game's analysis, exact, against the oracle: best left, played
+    left, received left (so the cost and the luck)."""
+    import random
+
+    from tinygames import sub_matrix
+
+    rng = random.Random(seed)
+    answers = sorted(rng.sample(full_pm.answers, 10))
+    guesses = sorted(set(answers) | set(rng.sample(full_pm.answers, 8)))
+    pm = sub_matrix(full_pm, guesses, answers)
+    hidden = rng.choice(answers)
+    moves = []
+    while not moves or moves[-1][1] != pm.game.solved:
+        allowed = [g for g in guesses if mode == "normal" or hard_mode_allows(pm.game, g, moves)]
+        word = rng.choice(allowed if len(moves) < 2 else [hidden])
+        moves.append((word, pm.game.reply(word, hidden)))
+    reports, left = analyze_game(pm, moves, mode, seconds=60)
+    assert list(left) == [answers.index(hidden)]
+    for r in reports:
+        before, played = moves[:r.number - 1], moves[:r.number]
+        n, after = r.before, r.after
+        assert r.best.exact and r.played.exact and r.received.exact
+        assert r.best_left == oracle_total(pm, mode, before) / n - 1
+        assert r.played_left == oracle_total(pm, mode, before, r.guess) / n - 1
+        assert r.received_left == (oracle_total(pm, mode, played) / after if after else 0)
+        assert r.cost >= 0 and r.luck == r.played_left - r.received_left
+        assert oracle_total(pm, mode, before, r.best.guess) == r.best.total
+
+
+def test_analysis_against_the_proof(full_pm):
+    """The opener the whole proof found best costs nothing (7,897 on the default lists); the next
+    figures are the exact search's (SALET ..... leaves 221 answers needing 609 guesses)."""
+    moves = parse_history(full_pm, "SALET:.....,CRONY:.Y..G,RHOMB:Y....")
+    reports, left = analyze_game(full_pm, moves)
+    salet, crony, rhomb = reports
+    assert (salet.best.guess, salet.cost, salet.cost_exact) == ("SALET", 0, True)
+    assert salet.best_left == 7897 / 2309 - 1 and salet.received_left == 609 / 221
+    assert salet.luck == pytest.approx(7897 / 2309 - 1 - 609 / 221) and salet.luck_exact
+    assert crony.best.guess == "COURD" and crony.best_left == 609 / 221 - 1
+    assert crony.cost > 0 and crony.cost_exact and crony.received_left == 2
+    assert rhomb.cost == 0 and rhomb.best.guess == "RHOMB" and rhomb.received_left == 1
+    assert [full_pm.answers[a] for a in left] == ["FURRY"]
+    hurried, _ = analyze_game(full_pm, moves[:2], seconds=0.001)
+    assert hurried[0].cost_exact and not hurried[0].luck_exact  # 221 answers: estimated
+    assert not hurried[1].cost_exact and hurried[1].cost >= 0
+    ranked = by_commonness(["FURRY", "HURRY", "MURKY", "RUDDY", "RUGBY"])
+    assert next(w for w, _ in ranked) == "RUGBY"
 
 
 # ---- command line through typer ----
@@ -156,6 +232,9 @@ def test_analyze_game(full_pm):
 def test_cli_solve_history_and_errors():
     r = runner.invoke(app, ["solve", "--history", "SALET:.....,CRONY:.Y..G", "--json"])
     assert r.exit_code == 0 and '"remaining": 5' in r.output
+    for lists in ("original", "nyt-2023-07"):
+        r = runner.invoke(app, ["solve", "--lists", lists, "--state", "SALET:.....,CRONY:.Y..G", "--json"])
+        assert r.exit_code == 0 and json.loads(r.output)["proven"], r.output
     r = runner.invoke(app, ["solve", "--history", "SALET:.....,TRICK:G...."])
     assert r.exit_code == 2 and r.output.startswith("error: ") and "impossible" in r.output
     r = runner.invoke(app, ["solve", "--history", "SALET"])
@@ -177,6 +256,10 @@ def test_cli_solve_interactive_with_bad_input():
 def test_cli_analyze_and_play_human():
     r = runner.invoke(app, ["analyze", "SALET:.....,CRONY:.Y..G", "--json"])
     assert r.exit_code == 0 and '"word": "RUGBY"' in r.output
+    first = json.loads(r.output)["moves"][0]
+    assert (first["best"], first["cost"], first["cost_exact"]) == ("SALET", 0, True)
+    r = runner.invoke(app, ["analyze", "--mode", "hard", "SALET:.....,CRONY:.Y..G", "--think", "0.001"])
+    assert r.exit_code == 0 and "hard mode" in r.output and "~: an estimate" in r.output
     r = runner.invoke(app, ["analyze", "SALET:.....,TRICK:G...."])
     assert r.exit_code == 2 and r.output.startswith("error: ")
     r = runner.invoke(app, ["play-human", "--answer", "CRONY"], input="SALET\nxyzzy\nCRONY\n")
@@ -253,6 +336,26 @@ def test_solve_in_a_pseudo_terminal():
             screen.proc.kill()
 
 
+def test_ctrl_c_while_thinking_gives_the_greedy_advice_and_the_game_goes_on():
+    screen = Screen("solve", "--top", "2", "--think", "300")
+    try:
+        screen.expect(r"> ")
+        screen.send("FUZZY .....\r")  # 1,349 answers: a minute's exact search
+        screen.expect(r"Z +Z +Y +\.\.\.\.\.")
+        time.sleep(3)
+        started = time.monotonic()
+        screen.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends (the terminal is not its own)
+        screen.expect(r"greedy by entropy: the exact search was interrupted", timeout=30)
+        assert time.monotonic() - started < 30
+        screen.send("undo\r")
+        screen.expect(r"undid FUZZY")
+        screen.send("quit\r")
+        assert screen.close() == 0
+    finally:
+        if screen.proc.poll() is None:
+            screen.proc.kill()
+
+
 def test_prior_tree_is_a_valid_tree(small_pm):
     from gpusolve.core.trees import scores, summarize
     from gpusolve.search.prior import prior_tree, weighted_mean
@@ -287,32 +390,50 @@ def test_cli_rank_prior():
     assert r.exit_code == 2 and r.output.startswith("error: unknown metric")
 
 
-def test_small_positions_are_solved_exactly(monkeypatch, full_pm):
-    """Positions of at most EXACT_MAX answers go to ``gpusolve.search.optimal`` (a stand-in here,
-    to see the call), larger ones to the greedy ranking; the advice says which."""
-    import types
+def test_advice_is_exact_within_the_thinking_budget(monkeypatch, full_pm):
+    """The exact search answers wherever it finishes in time (221 answers after SALET .....: the
+    value optimal-tree --state proves); past the budget the advice is greedy and says why; a
+    position the proven tree reaches (the advice followed) needs no search at all."""
+    from gpusolve.search import optimal
 
-    import gpusolve.search
-    from gpusolve.search.optimal import Question
-
-    calls = []
-
-    def solve(pm, question, options=None):
-        calls.append((question.mode, len(question.answers), list(question.moves), question.tree))
-        return types.SimpleNamespace(first_guess="RUGBY", mean=2.2, tree=None)
-
-    fake = types.ModuleType("gpusolve.search.optimal")
-    fake.solve, fake.Question = solve, Question
-    monkeypatch.setitem(sys.modules, "gpusolve.search.optimal", fake)
-    monkeypatch.setattr(gpusolve.search, "optimal", fake, raising=False)
     a = Assistant(full_pm)
-    for word, reply in parse_history(full_pm, "SALET:.....,CRONY:.Y..G"):
-        a.play(word, reply)
+    a.play("SALET", full_pm.game.parse_reply("....."))
     advice = a.advice()
-    assert advice.method.startswith("exact: ") and advice.best == "RUGBY"
-    assert calls == [("normal", 5, a.moves, False)]
-    a.undo()  # 221 answers: too many for the exact search, greedy again
-    assert a.advice().method.startswith("greedy")
+    alone = optimal.solve(full_pm, optimal.Question(moves=tuple(a.moves), tree=False))
+    assert (advice.best, advice.mean) == (alone.first_guess, alone.total / 221) == ("COURD", 609 / 221)
+    assert advice.method == "exact: 2.756 more guesses on average" and advice.as_dict()["proven"]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(optimal, "solve", no_search)
+    a.play("COURD", full_pm.game.parse_reply("....."))
+    followed = a.advice()
+    monkeypatch.undo()
+    fresh = Assistant(full_pm)
+    for word, reply in a.moves:
+        fresh.play(word, reply)
+    again = fresh.advice()
+    assert followed.method.startswith("exact: ")
+    assert (followed.best, followed.mean) == (again.best, again.mean)
+    hurried = Assistant(full_pm, think=0.001)
+    hurried.play("SALET", full_pm.game.parse_reply("....."))
+    greedy = hurried.advice()
+    assert greedy.method == "greedy by entropy: the exact search did not finish in 0.001 s"
+    assert greedy.best == "CORNU" and greedy.mean is None and not greedy.as_dict()["proven"]
+    with pytest.raises(GpusolveError, match="positive number of seconds"):
+        Assistant(full_pm, think=float("nan"))
+
+
+def test_exact_advice_in_hard_mode(full_pm):
+    from gpusolve.search import optimal
+
+    a = Assistant(full_pm, mode="hard")
+    a.play("CRANE", full_pm.game.parse_reply("G...."))
+    advice = a.advice()
+    alone = optimal.solve(full_pm, optimal.Question(moves=tuple(a.moves), mode="hard", tree=False))
+    assert advice.method.startswith("exact: ") and advice.best.startswith("C")
+    assert advice.mean == alone.total / len(a.remaining())
 
 
 def test_exact_advice_with_the_real_optimal_search(full_pm):
@@ -321,4 +442,5 @@ def test_exact_advice_with_the_real_optimal_search(full_pm):
         a.play(word, reply)
     advice = a.advice()
     assert advice.method == "exact: 2.000 more guesses on average"
-    assert advice.best in ("RHOMB", "RHUMB")
+    # one of the guesses of least total (10), ties broken by the search's order (FURRY, RHOMB, ...)
+    assert oracle_total(full_pm, "normal", a.moves, advice.best) == 10

@@ -6,11 +6,14 @@ warnings never reach the terminal. Without a GPU here, the GPU's answers are sto
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import types
 import warnings
 from importlib.util import find_spec
@@ -265,3 +268,92 @@ def test_a_proof_on_auto_where_the_gpu_cannot_run_has_no_second_pass(gpu_that_fa
         proof = prove_best_start(pm, max_guesses=5, run_dir=tmp_path, workers=1)
     assert gpu_that_fails == [1] and pm.backend.name == "cpu"
     assert proof.by_second_pass == 0 and "second_pass" not in proof.phases
+
+
+@pytest.fixture
+def slow_start(monkeypatch):
+    """A GPU start of 0.3 s (``_cuda_status``) that says where and when it ran: its thread, its start
+    and end; the matrix's load is timed too, and a fresh process's start thread stood in for."""
+    from gpusolve.core import patterns
+
+    seen: dict = {"loads": []}
+    usable = [False, "a start that fails"]
+
+    @functools.cache  # as the real one: found once
+    def status():
+        seen["thread"], seen["began"] = threading.current_thread().name, time.perf_counter()
+        time.sleep(0.3)
+        seen["ended"] = time.perf_counter()
+        return tuple(usable)
+
+    cached = patterns.cached_array
+
+    def load(*args):
+        began = time.perf_counter()
+        found = cached(*args)
+        seen["loads"].append((began, time.perf_counter()))
+        return found
+
+    monkeypatch.setattr(backend, "find_spec", lambda name: object())
+    monkeypatch.setattr(backend, "_cuda_status", status)
+    monkeypatch.setattr(backend, "_STARTS", [])
+    monkeypatch.setattr(patterns, "cached_array", load)
+    return seen, usable
+
+
+def test_cuda_starts_on_a_thread_while_the_matrix_loads(slow_start, monkeypatch):
+    """``--backend cuda``: CUDA's start runs on a thread of its own while the command loads the
+    matrix; a GPU that cannot run still stops the command with one error before any search."""
+    from gpusolve.search import optimal
+
+    seen, _ = slow_start
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.setattr(optimal, "solve", lambda *a, **k: pytest.fail("searched"))
+    result = runner.invoke(app, ["optimal-tree", "--start", "SALET", "--backend", "cuda"])
+    assert_one_line_error(result, "the cuda backend is not available: a start that fails; use --backend cpu")
+    assert seen["thread"] == "gpusolve-cuda-start"
+    (began, ended), = seen["loads"]
+    assert seen["began"] < ended and began < seen["ended"]  # the matrix loaded while the GPU started
+
+
+@pytest.mark.cuda
+def test_a_cuda_search_waits_for_the_threaded_start(slow_start, monkeypatch, tmp_path):
+    """Under the simulator: the start runs on its thread beside the matrix's load, every launch
+    comes after it, and the search prints what the CPU's prints."""
+    seen, usable = slow_start
+    usable[:] = [True, "a start that works"]
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "GPU_MIN_ANSWERS", 1)
+    launched = []
+    launch = CudaBackend.launch
+    monkeypatch.setattr(CudaBackend, "launch", lambda self, *a, **k: (launched.append(time.perf_counter()),
+                                                                       launch(self, *a, **k)))
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(["BATCH", "CATCH", "HATCH", "LATCH", "MATCH", "PATCH"]))
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("\n".join(["BATCH", "CATCH", "HATCH", "LATCH", "MATCH", "PATCH", "CHOMP", "BLOWN"]))
+    out = {}
+    for name in ("cpu", "cuda"):
+        r = runner.invoke(app, ["optimal-tree", "--guesses", str(guesses), "--answers", str(answers),
+                                "--start", "CHOMP", "--json", "--backend", name])
+        assert r.exit_code == 0, r.output
+        out[name] = {k: v for k, v in json.loads(r.stdout).items() if k not in ("seconds", "gpu")}
+    assert out["cuda"] == out["cpu"] and out["cpu"]["total"] == 15
+    assert seen["thread"] == "gpusolve-cuda-start" and launched
+    began, ended = seen["loads"][-1]
+    assert seen["began"] < ended and began < seen["ended"] < min(launched)
+
+
+def test_a_fresh_process_starts_cuda_beside_its_own_imports_without_a_traceback():
+    """In a fresh process the start thread imports numba.cuda while the command runs: it begins
+    once numba is imported (two threads importing numba's modules at once met one half made:
+    ImportError, 1 run in 7, when the start began at the option's parsing). Without a GPU: one
+    error line, every time."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-m", "gpusolve", "patterns", "--backend", "cuda"], env=env,
+                              capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+        assert "Traceback" not in done.stderr, done.stderr
+        lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("note: ")]
+        assert done.returncode == 0 or (done.returncode == 2 and len(lines) == 1
+                                        and lines[0].startswith("error: the cuda backend is not available"))

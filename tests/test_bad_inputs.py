@@ -93,6 +93,8 @@ NUMBERS = [
     (["solve", *SMALL, "--top", "0"], "--top"),
     (["solve", *SMALL, "--show", "-1"], "--show"),
     (["analyze", "--state", "BATCH:.....", *SMALL, "--show", "-1"], "--show"),
+    *[([command, "--state", "BATCH:.....", *SMALL, "--think", think], "Invalid value for '--think'")
+      for command in ("solve", "analyze") for think in ("0", "-1", "nan", "soon")],
     (["play", "--human", *SMALL, "--max-guesses", "0"], "--max-guesses"),
     (["war", "sweep", "--ranks", "0"], "--ranks"),
     (["war", "sweep", "--suits", "-1"], "--suits"),
@@ -201,6 +203,60 @@ def test_files_follow_the_umask(tmp_path, mask):
     finally:
         os.umask(old)
     assert (tmp_path / "t.json").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+# --- layouts by suffix: an --output whose suffix names no layout is refused before the work ----------
+
+TABLE_LAYOUTS = "the layouts are csv (.csv), anchor (.txt) and json (.json)"
+RANKING_LAYOUTS = "the layouts are csv (.csv) and json (.json)"
+
+
+def test_an_output_suffix_that_names_no_layout(tmp_path):
+    """``--output t.xlsx`` was written as JSON: now one line naming the layouts and their suffixes
+    (and the option that names one), before any work: no run directory, no file."""
+    run_dir = ["--run-dir", tmp_path / "r", "--workers", "0"]
+    cases = [
+        (["optimal-tree", "--rank", *SMALL, *run_dir, "--output", tmp_path / "t.xlsx"],
+         f"layout of {tmp_path / 't.xlsx'} from its suffix (.xlsx): {TABLE_LAYOUTS}; or name the layout "
+         "with --output-format"),
+        (["optimal-tree", "--rank", *SMALL, *run_dir, "--output", tmp_path / "table"], "its suffix (none)"),
+        (["rank", "--by", "tree", *SMALL, *run_dir, "--output", tmp_path / "t.xlsx"], RANKING_LAYOUTS),
+        (["rank", "--by", "tree", *SMALL, *run_dir, "--output", tmp_path / "t.txt"], RANKING_LAYOUTS),
+        (["rank", *SMALL, "--output", tmp_path / "t.csv"], "--output writes the ranking of start words by "
+         "their greedy trees: it goes with --by tree"),
+        (["tables", "export", tmp_path / "r", "-o", tmp_path / "t.xlsx"],
+         f"{TABLE_LAYOUTS}; or name the layout with --format"),
+    ]
+    for args, fragment in cases:
+        one_error(run(*args), fragment)
+    assert files_in(tmp_path) == []
+
+
+def test_a_named_layout_takes_any_suffix(tmp_path):
+    run_dir = ["--run-dir", tmp_path / "r", "--workers", "0", "--quiet"]
+    ranked = run("optimal-tree", "--rank", *SMALL, *run_dir, "--output", tmp_path / "t.xlsx",
+                 "--output-format", "csv")
+    assert ranked.exit_code == 0, ranked.output
+    rows = [line for line in (tmp_path / "t.xlsx").read_text().splitlines() if not line.startswith("#")]
+    assert rows[0].startswith("rank,word,total") and len(rows) == 11  # CSV: the header and 10 start words
+    exported = run("tables", "export", tmp_path / "r", "-o", tmp_path / "t.table", "--format", "anchor")
+    assert exported.exit_code == 0, exported.output
+    assert len((tmp_path / "t.table").read_text().splitlines()) == 10
+
+
+def test_a_table_without_table_lines(tmp_path):
+    """An empty table (no lines, a CSV header alone, JSON without rows) is a bad file, not a table
+    "identical" to another."""
+    (tmp_path / "good.txt").write_text("salet 3.4201 7897\n")
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "blank.txt").write_text("\n  \n")
+    (tmp_path / "header.csv").write_text("# mode: \"normal\"\nrank,word,total\n")
+    (tmp_path / "rows.json").write_text('{"provenance": {}, "results": []}')
+    for name in ("empty.txt", "blank.txt", "header.csv", "rows.json"):
+        one_error(run("tables", "compare", tmp_path / name, tmp_path / name),
+                  f"table {tmp_path / name} has no table lines")
+        one_error(run("tables", "compare", tmp_path / "good.txt", tmp_path / name),
+                  f"table {tmp_path / name}")
 
 
 # --- word files ----------------------------------------------------------------------------------

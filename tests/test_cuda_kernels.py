@@ -199,6 +199,16 @@ def _first_pass(pm):
     return found.totals, found.buckets
 
 
+def _hard_first_pass(pm):
+    from gpusolve.search.bounds import first_pass
+
+    answers = np.arange(pm.shape[1], dtype=np.int32)
+    rows = np.arange(pm.shape[0], dtype=np.int32)
+    caps = np.array([len(set(row.tolist())) for row in pm.codes], np.int64)
+    found = first_pass(pm, answers, rows, rows, caps, 2, hard=True)
+    return found.totals, found.buckets
+
+
 def _war(pm):
     return pm.backend.war_games(12345, 7, 9, 4, 3, 1, 500)
 
@@ -220,6 +230,7 @@ LAUNCH_SITES = {  # every place the library launches a CUDA kernel: (call, kerne
     "absurdle: scores of many sets": (_absurdle_scores, "reply_stats"),
     "presets: first pass": (_preset_first_pass, "set_bounds"),
     "optimal: first-pass bounds of every start word": (_first_pass, "start_bounds"),
+    "optimal: hard-mode first-pass bounds of every start word": (_hard_first_pass, "start_hard_bounds"),
     "war: games": (_war, "play_games"),
     "hard mode: the guesses allowed": (_hard_mode_rows, "allowed"),
 }
@@ -258,6 +269,39 @@ def test_first_pass_bounds_cuda_equal_cpu(monkeypatch, kind, mode):
         pm.backend = CpuBackend()
         assert gpu.totals.tolist() == cpu.totals.tolist()
         assert gpu.buckets.tolist() == cpu.buckets.tolist()
+
+
+@pytest.mark.parametrize("kind", ["wordle", "repeats", "jotto", "mastermind", "bulls", "black pegs"])
+def test_hard_first_pass_bounds_cuda_equal_cpu_and_the_oracle(monkeypatch, kind):
+    """The hard-mode first-pass kernel gives the CPU kernel's bounds (run to its end), bit for
+    bit, in every game with a hard mode, with 1, 2 and 4 guesses left: over every answer and
+    guess, and over a node's answers and the guesses allowed there (a strict subset of the rows,
+    in no particular order); each bucket's bound equals the brute-force oracle's."""
+    from test_hard_bounds import instance
+
+    from gpusolve.search.bounds import first_pass, guess_caps, guess_table, reference_hard_bucket_bound
+
+    pm = instance(kind, 17, 16, 40)
+    rng = np.random.default_rng(5)
+    monkeypatch.setattr(config, "BOUNDS_GPU_BLOCKS", 3)
+    whole = (np.arange(pm.shape[1], dtype=np.int32), np.arange(pm.shape[0], dtype=np.int32))
+    node = (np.sort(rng.choice(pm.shape[1], 11, replace=False)).astype(np.int32),
+            rng.permutation(pm.shape[0])[:30].astype(np.int32))
+    for (answers, rows), left in [(whole, 1), (whole, 2), (whole, 4), (node, 2), (node, 3)]:
+        caps = guess_caps(guess_table(pm, answers, rows))
+        starts = rows[::2]
+        cpu = first_pass(pm, answers, starts, rows, caps, left, hard=True)
+        pm.backend = Launches()
+        gpu = first_pass(pm, answers, starts, rows, caps, left, hard=True)
+        assert pm.backend.launched == {"start_hard_bounds": 1}
+        pm.backend = CpuBackend()
+        assert gpu.totals.tolist() == cpu.totals.tolist()
+        assert gpu.buckets.tolist() == cpu.buckets.tolist()
+    for j, s in enumerate(starts):  # the node's, 3 guesses left
+        for p in np.unique(pm.codes[s, answers]):
+            if p != pm.game.solved:
+                bucket = answers[pm.codes[s, answers] == p]
+                assert gpu.buckets[j, p] == reference_hard_bucket_bound(pm, s, bucket, rows, 3)
 
 
 def test_first_pass_bounds_cuda_equal_cpu_where_the_level_bound_binds(monkeypatch):
@@ -309,7 +353,9 @@ def test_doctor_runs_the_gpu_kernels_against_the_cpu(monkeypatch):
     gpu = [c for c in report["checks"] if c["name"].startswith("GPU")]
     names = [c["name"].split(" (")[0] for c in gpu]
     assert names == ["GPU matrix == CPU matrix", "GPU reply statistics == CPU",
-                     "GPU first-pass bounds == CPU", "GPU second-pass bounds == CPU"]
+                     "GPU first-pass bounds == CPU", "GPU hard-mode first-pass bounds == CPU",
+                     "GPU second-pass bounds == CPU"]
     assert all(c["ok"] for c in gpu) and report["ok"]
     # each check compared the GPU's kernel with the CPU's, not the CPU with itself
-    assert {"fill_pattern_matrix", "reply_stats", "start_bounds", "second_pass"} <= set(launched)
+    kernels = {"fill_pattern_matrix", "reply_stats", "start_bounds", "start_hard_bounds", "second_pass"}
+    assert kernels <= set(launched)

@@ -203,3 +203,41 @@ def test_unreachable_scheduler_is_a_one_line_error(pm, lists, tmp_path, monkeypa
     with pytest.raises(GpusolveError, match="cannot reach the Dask scheduler"):
         rank_trees(pm, *lists, task="partition", scheduler="tcp://127.0.0.1:9", run_dir=tmp_path / "r")
     assert os.path.exists(tmp_path / "r" / DATABASE)
+
+
+@pytest.mark.parametrize(("scheduler", "workers", "units", "here"), [
+    (None, 0, 5, True),  # asked for
+    (None, None, 1, True), (None, None, 2, True), (None, None, 3, False),  # default, 3 cores
+    (None, 2, 1, False),  # a cluster asked for is started, even for fewer units
+    ("tcp://127.0.0.1:1", None, 1, False),
+])
+def test_the_default_computes_fewer_units_than_cores_in_this_process(monkeypatch, scheduler, workers,
+                                                                       units, here):
+    from gpusolve.runs import fanout
+
+    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 3)
+    assert fanout.here(scheduler, workers, units) is here
+
+
+def test_a_few_start_words_by_default_start_no_cluster_and_resume(pm, lists, tmp_path, monkeypatch):
+    from gpusolve.runs import fanout
+
+    class NoCluster:
+        def __init__(self, *args):
+            raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(fanout, "_client", NoCluster)
+    words = list(pm.guesses[:4])
+    single = rank_exact(pm, *lists, task="reference-exact", words=words, workers=0, run_dir=tmp_path / "s")
+    few = rank_exact(pm, *lists, task="reference-exact", words=words[:2], run_dir=tmp_path / "r")
+
+    def totals(ranked, some=words):
+        return [(r["word"], r["total"]) for r in ranked.rows if r["word"] in some]
+    assert few.computed == 2 and totals(few) == totals(single, words[:2])
+    with pytest.raises(AssertionError, match="a cluster was started"):  # 4 left: a cluster of 3
+        rank_exact(pm, *lists, task="reference-exact", words=words, run_dir=tmp_path / "fresh")
+    rank_exact(pm, *lists, task="reference-exact", words=words[:3], workers=0, run_dir=tmp_path / "resumed")
+    resumed = rank_exact(pm, *lists, task="reference-exact", words=words, run_dir=tmp_path / "resumed")
+    assert resumed.computed == 1  # 1 left of 4: in this process
+    assert totals(resumed) == totals(single)

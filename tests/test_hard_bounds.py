@@ -199,11 +199,13 @@ class NamedCuda:
         return True
 
     def launch(self, *args) -> None:
-        raise AssertionError("hard mode's first pass launched a GPU kernel")
+        raise AssertionError("the first pass launched a GPU kernel")
 
 
-def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
-    """No CUDA twin of the hard-mode kernel: on the CUDA backend it still runs on the CPU."""
+@pytest.mark.parametrize("hard", [False, True])
+def test_the_first_pass_goes_to_the_gpu_on_the_cuda_backend_in_either_mode(monkeypatch, hard):
+    """Hard mode's first pass has a CUDA twin (``kernels.bounds_cuda.start_hard_bounds``): on the
+    CUDA backend it goes to the GPU as the normal one does."""
     from gpusolve.kernels import config
 
     from gpusolve.search import bounds
@@ -213,10 +215,57 @@ def test_hard_first_pass_stays_on_the_cpu_on_the_cuda_backend(monkeypatch):
     cols = np.arange(12, dtype=np.int32)
     rows = np.arange(len(pm.guesses), dtype=np.int32)
     caps = guess_caps(guess_table(pm, cols, rows))
-    cpu = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
-    monkeypatch.setattr(bounds, "_first_pass_cuda", NamedCuda.launch)
+    modes = []
+    monkeypatch.setattr(bounds, "_first_pass_cuda", lambda *a: modes.append(a[-1]) or NamedCuda().launch())
     pm.backend = NamedCuda()
-    on_cuda = first_pass(pm, cols, rows, rows, caps, 4, hard=True)
-    assert on_cuda.totals.tolist() == cpu.totals.tolist() and on_cuda.buckets.tolist() == cpu.buckets.tolist()
     with pytest.raises(AssertionError, match="launched"):
-        first_pass(pm, cols, rows, rows, caps, 4)  # the normal-mode bound does go to the GPU
+        first_pass(pm, cols, rows, rows, caps, 4, hard=hard)
+    assert modes == [hard]
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("kind", "seed"), [("wordle", 3), ("repeats", 8), ("jotto", 5), ("black pegs", 2)])
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_hard_search_with_the_gpu_first_pass_matches_brute_force(monkeypatch, kind, seed):
+    """The exact search on the CUDA backend, every set's first pass on the GPU (the hard-mode
+    kernel, over the guesses each node allows), finds brute force's least total."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
+    pm = instance(kind, seed, 9, 20)
+    expected = brute_force(pm, "hard", 4)
+    pm.backend = Launches()
+    result = solve(pm, Question(mode="hard", max_guesses=4), Options(workers=1, memo_mb=1))
+    assert pm.backend.launched["start_hard_bounds"] >= 1 and not pm.backend.launched["start_bounds"]
+    assert result.total == expected and result.proven
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("kind", "seed"), [("wordle", 11), ("jotto", 4)])
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_hard_exact_values_of_start_words_on_the_gpu_equal_the_cpus(monkeypatch, kind, seed):
+    """The unit of the hard tables (``optimal-tree --rank --mode hard``: a start word's exact
+    value): on the CUDA backend, its sets' first passes on the GPU, the same totals as the CPU's."""
+    from gpusolve.kernels import config
+    from test_cuda_kernels import Launches
+
+    monkeypatch.setattr(config, "FIRST_PASS_GPU_MIN_STARTS", 1)
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
+    pm = instance(kind, seed, 12, 24)
+    starts = pm.guesses[::6]
+
+    def totals():
+        found = []
+        for word in starts:
+            try:
+                found.append(solve(pm, Question(start=word, mode="hard", max_guesses=4),
+                                   Options(workers=1, memo_mb=1)).total)
+            except GpusolveError:
+                found.append(None)  # no strategy within the limit
+        return found
+
+    cpu = totals()
+    pm.backend = Launches()
+    assert totals() == cpu and pm.backend.launched["start_hard_bounds"] >= len(starts)

@@ -119,10 +119,12 @@ def random_instance(kind: str, seed: int, n_answers: int, n_guesses: int) -> Pat
     return small_matrix(game, sorted(guesses), sorted(answers))
 
 
-def solved_total(pm, mode, max_guesses, vector_max=None):
+def solved_total(pm, mode, max_guesses, vector_max=None, at_once=False):
+    """Return (V, the result): the driver settles the root guess by guess, or (``at_once``) the
+    compiled search takes the whole set (``_Search.settle_at_once``)."""
     try:
         result = solve(pm, Question(mode=mode, max_guesses=max_guesses),
-                       Options(workers=1, memo_mb=1, vector_max=vector_max))
+                       Options(workers=1, memo_mb=1, vector_max=vector_max, at_once=at_once))
     except GpusolveError as e:
         assert "no strategy finds every answer within" in str(e)
         return INF, None
@@ -160,6 +162,11 @@ def test_fixed_instances(kind, mode):
             assert total == expected, (seed, max_guesses)
             # the guess-by-guess scan that large sets use
             assert solved_total(pm, mode, max_guesses, vector_max=0)[0] == expected
+            # the whole set at once, as the assistant asks
+            at_once, tree = solved_total(pm, mode, max_guesses, at_once=True)
+            assert at_once == expected
+            if tree is not None:
+                check_tree(tree.tree, pm, max_guesses, at_once, mode)
             if result is not None:
                 check_tree(result.tree, pm, max_guesses, total, mode)
 

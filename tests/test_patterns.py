@@ -72,3 +72,22 @@ def test_different_lists_have_different_caches(tmp_path, monkeypatch):
     a = pattern_matrix(make_game(), "answers", "answers", "cpu")
     b = pattern_matrix(make_game(), "answers-2315", "answers-2315", "cpu")
     assert a.cache_path != b.cache_path and b.shape == (2315, 2315)
+
+
+def test_an_array_of_the_first_layout_is_rebuilt(tmp_path):
+    """A file of version 1 (checked with BLAKE2b, a digest this version does not compute) is not
+    trusted (version 2's files have names of their own: ``cached_array``)."""
+    import hashlib
+    import json
+
+    from gpusolve.core.cache import HEADER_SIZE
+
+    array = np.arange(10, dtype=np.uint8)
+    header = json.dumps({"key": "k", "shape": [10], "dtype": array.dtype.str,
+                         "digest": hashlib.blake2b(array.data, digest_size=16).hexdigest()}).encode()
+    magic = b"GPUSOLVE-ARRAY-1\n"
+    (tmp_path / "a.bin").write_bytes(magic + header.ljust(HEADER_SIZE - len(magic), b" ") + array.tobytes())
+    assert load_array(tmp_path / "a.bin", "k") is None
+    save_array(tmp_path / "a.bin", "k", array)
+    assert (tmp_path / "a.bin").read_bytes().startswith(b"GPUSOLVE-ARRAY-2\n")
+    assert load_array(tmp_path / "a.bin", "k").tolist() == list(range(10))

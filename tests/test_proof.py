@@ -352,10 +352,11 @@ def test_a_proof_stopped_during_the_seeds_stops_the_first_pass_beside_them(tmp_p
 
 
 @pytest.mark.cuda
-def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_bounds_on_the_cpu(tmp_path, monkeypatch):
-    """Hard mode's bounds have no CUDA twin: on the CUDA backend (every threshold lowered) its
-    proof launches neither bound kernel, computes its first pass in CPU batches (cut off by the
-    seeds' totals), and states what the CPU's proof states."""
+def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_first_pass_on_the_gpu(tmp_path, monkeypatch):
+    """Hard mode's first pass has a CUDA twin: on the CUDA backend (every threshold lowered) its
+    proof computes the first pass in GPU batches (the hard-mode kernel, no cutoff: the first
+    batch, then the others beside the seeds), has no second pass, and states what the CPU's
+    proof states."""
     from gpusolve.kernels import config
     from test_cuda_kernels import Launches
 
@@ -370,18 +371,20 @@ def test_a_hard_mode_proof_on_the_cuda_backend_computes_its_bounds_on_the_cpu(tm
     batches = []
 
     def start_first_pass(pm, mode, max_guesses, starts, cutoff=None):
-        batches.append(len(starts))
+        batches.append((len(starts), cutoff))
         return plain(pm, mode, max_guesses, starts, cutoff)
 
     plain = bounds.start_first_pass
     monkeypatch.setattr(bounds, "start_first_pass", start_first_pass)
     pm = random_instance("wordle", 3, 24, 32)
     cpu = prove_best_start(pm, mode="hard", max_guesses=5, run_dir=tmp_path / "cpu", workers=1)
+    assert max(n for n, _ in batches) == 4
     pm.backend = Launches()
     batches.clear()
     gpu = prove_best_start(pm, mode="hard", max_guesses=5, run_dir=tmp_path / "gpu", workers=1)
     assert gpu.statement() == cpu.statement() and gpu.exact == cpu.exact
-    assert gpu.by_second_pass == 0 and max(batches) == 4
+    assert gpu.by_second_pass == 0 and batches == [(16, None), (16, None)]
+    assert pm.backend.launched["start_hard_bounds"] == 2
     assert not pm.backend.launched["start_bounds"] and not pm.backend.launched["second_pass"]
 
 

@@ -137,7 +137,7 @@ def test_analyzing_a_won_game():
     result = run("analyze", "--state", state, "--json")
     assert result.exit_code == 0, result.output
     last = json.loads(result.stdout)["moves"][-1]
-    assert (last["best"], last["luck"]) == ("POOCH", None)
+    assert (last["best"], last["cost"], last["luck"], last["luck_exact"]) == ("POOCH", 0, 0, True)
     assert (last["answers_before"], last["answers_after"]) == (1, 0)
     text = run("analyze", "--state", state).stdout
     assert "solved: POOCH in 3 guesses" in text

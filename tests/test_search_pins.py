@@ -99,6 +99,10 @@ CASES = {
     "tiny-4-consistent-6": lambda: measure(tiny(4, 100, 0), Question(mode="consistent", max_guesses=6,
                                                                     tree=False)),
     "tiny-4-rows": lambda: measure(tiny(4, 100, 0), Question(max_guesses=6, tree=False), vector_max=0),
+    "salet-g-at-once": lambda: measure(wordle(), Question(moves=(("SALET", reply("...G.")),), tree=False),
+                                       at_once=True),
+    "tiny-4-hard-at-once": lambda: measure(tiny(4, 100, 0), Question(mode="hard", max_guesses=6, tree=False),
+                                           at_once=True),
 }
 
 # Re-pinned 2026-11-26 (salet, salet-blank-cutoff, hard-salet-y, consistent-trace-8, mastermind-1122):
@@ -269,6 +273,14 @@ PINS: dict[str, tuple] = {
           ('ORDER', 361, False)],
          (4574, 1087, 3917, 6320147, 18686, 0),
          {2: (285, 0), 3: (1960, 1090389), 4: (2147, 4554858), 5: (182, 674900)}),
+    # the assistant's one compiled call over a set under 128 answers (Options.at_once): SALET ...G.'s
+    # value and guess as the driver finds them (302, ROWND) in 295 nodes
+    'salet-g-at-once':
+        (302, 'ROWND', True, True, [('ROWND', 302, True)], (295, 2, 293, 73373827, 1427, 0),
+         {3: (21, 162673), 4: (273, 71823150), 5: (1, 1388004)}),
+    'tiny-4-hard-at-once':
+        (363, 'LATER', True, True, [('LATER', 363, True)], (8847, 1143, 4216, 8220377, 28635, 0),
+         {2: (4090, 1947564), 3: (2589, 1554461), 4: (2014, 4093674), 5: (153, 614678), 6: (1, 10000)}),
 }
 
 

@@ -106,7 +106,10 @@ def test_every_start_word_gives_the_same_result_with_and_without_reuse(tmp_path,
     assert again.rows == fresh.rows and again.store_hits > reused.store_hits
 
 
-def test_a_resumed_run_reuses_the_store_and_searches_fewer_nodes(tmp_path, anagrams):
+def test_a_resumed_run_reuses_the_store_and_searches_no_more_nodes(tmp_path, anagrams):
+    """The store's entries answer sets the resumed search reaches (``store_hits``). In this small game
+    their subtrees are single nodes, so the nodes are the same: fewer only while the tree of each
+    result was searched again (its sets found in the preloaded memo); it is now read from the memo."""
     (g, a), pm = anagrams
     first = rank_exact(pm, g, a, words=["SLATE", "TRACE"], workers=0, run_dir=tmp_path / "r")
     assert first.subproblems > 0
@@ -114,7 +117,7 @@ def test_a_resumed_run_reuses_the_store_and_searches_fewer_nodes(tmp_path, anagr
                          run_dir=tmp_path / "r")
     fresh = rank_exact(pm, g, a, words=["LEAST", "CRATE"], workers=0, run_dir=tmp_path / "f")
     assert resumed.computed == 2 and resumed.store_hits > 0 and fresh.store_hits == 0
-    assert resumed.nodes < fresh.nodes
+    assert resumed.nodes <= fresh.nodes
     assert _by_word(resumed.rows, ["LEAST", "CRATE"]) == _by_word(fresh.rows, ["LEAST", "CRATE"])
     doc = resumed.as_dict()
     assert doc["nodes"] == resumed.nodes and doc["store_hits"] == resumed.store_hits > 0

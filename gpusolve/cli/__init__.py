@@ -18,7 +18,7 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
     try:
-        app()
+        app.only(sys.argv[1] if len(sys.argv) > 1 else "")()
     except BrokenPipeError:
         _quiet_stdout()
         sys.exit(1)

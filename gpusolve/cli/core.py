@@ -81,6 +81,9 @@ def rank(
         "(needs the freq extra).")] = "uniform",
 ) -> None:
     """Rank every allowed guess by a partition metric, or (--by tree) every start word by its greedy tree."""
+    if output is not None and by != "tree":
+        raise GpusolveError("--output writes the ranking of start words by their greedy trees: it goes with "
+                            "--by tree")
     if prior != "uniform":
         if by != "guess" or worst:
             raise GpusolveError("--prior goes with --by guess and no --worst")

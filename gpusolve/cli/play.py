@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ..core.words import counted
+from ..search.defaults import ANALYZE_SECONDS, THINK_SECONDS
 from .app import (
     METRIC_HELP,
     Answers,
@@ -27,6 +28,11 @@ from .app import (
     print_json,
 )
 from .policies import Prior
+
+Think = Annotated[float, typer.Option(
+    "--think", min=0.001, metavar="SECONDS",
+    help="The time the exact search may take per position (inf: no limit); past it (or on Ctrl-C) "
+         "the advice is greedy, and says so.")]
 
 STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", ".": "bold white on grey35"}
 
@@ -74,12 +80,14 @@ def solve(
     top: Annotated[int, typer.Option("--top", min=1, help="Alternatives shown.")] = 5,
     show: Annotated[int, typer.Option("--show", min=0, help="List the answers when at most N are left.")
                     ] = 20,
+    think: Think = THINK_SECONDS,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
     """Interactive assistant: type each guess you played and its reply (SALET .Y..G); it shows
-    the answers left and the best next guess. Commands: undo, help, quit. With --state: advice on
+    the answers left and the best next guess: exact (proven) where the exact search finishes
+    within --think seconds, else greedy. Commands: undo, help, quit. With --state: advice on
     that position, once."""
     from rich.markup import escape
 
@@ -93,7 +101,7 @@ def solve(
     words = None  # Jotto: the list as read, to name every anagram an all-letters reply leaves
     if pm.game.name == "jotto":
         words = read_words(answers or pm.game.default_answers, pm.game.alphabet)
-    assistant = Assistant(pm, mode, metric, prior, top, words=words)
+    assistant = Assistant(pm, mode, metric, prior, top, words=words, think=think)
     if state is not None:
         for word, reply in read_position(pm, state, mode):
             assistant.play(word, reply)
@@ -142,27 +150,38 @@ def analyze(
     history: Annotated[str | None, typer.Argument(hidden=True, show_default=False,
                                                   help="The moves (the same as --state).")] = None,
     state: State = None,
+    mode: Mode = "normal",
+    think: Annotated[float, typer.Option(
+        "--think", min=0.001, metavar="SECONDS",
+        help="The time each exact search may take (inf: no limit); past it a figure is an "
+             "estimate, marked ~.")
+    ] = ANALYZE_SECONDS,
     show: Annotated[int, typer.Option("--show", min=0, help="Rank at most N remaining answers.")] = 30,
     game: Game = "wordle", length: Length = None, colours: Colours = None, repeats: Repeats = None,
     black_only: BlackOnly = False,
     guesses: Guesses = None, answers: Answers = None, backend: Backend = None, json: Json = False,
 ) -> None:
-    """Judge a played game: per move the answers left, skill (expected answers left by the best
-    guess / by the guess played) and luck of the reply; then the answers left, most common first."""
+    """Judge a played game against the optimum, in expected guesses left under optimal play: per
+    move after the best guess and after the guess played (the difference: the move's skill cost),
+    and the luck of the reply (the guesses left after it, against the average reply); then the
+    answers left, most common first. Exact where the exact search finishes within --think, else
+    estimated (~: the greedy entropy tree's mean)."""
     from rich.table import Table
 
     from ..core.errors import GpusolveError
     from ..core.history import read_position
-    from ..play.analysis import analyze_game, by_commonness
+    from ..core.modes import check_mode
+    from ..play.analysis import ESTIMATE, analyze_game, by_commonness
 
     if history is not None and state is not None:
         raise GpusolveError("give the moves once: --state GUESS:REPLY,...")
     state = state if state is not None else history
     if not state:
         raise GpusolveError("give the moves of a game: --state GUESS:REPLY,...")
+    check_mode(mode)
     pm = load_matrix(game, length, colours, guesses, answers, backend, repeats=repeats,
                      black_only=black_only)
-    reports, alive = analyze_game(pm, read_position(pm, state))
+    reports, alive = analyze_game(pm, read_position(pm, state, mode), mode, think)
     left = [pm.answers[a] for a in alive]
     try:
         ranked: list[tuple[str, float | None]] = list(by_commonness(left))
@@ -170,19 +189,26 @@ def analyze(
     except GpusolveError as e:  # wordfreq missing: list order, said so
         ranked, note = [(w, None) for w in left], f" (not ranked: {e})"
     if json:
-        print_json({"moves": [r.as_dict(pm.game) for r in reports],
+        print_json({"moves": [r.as_dict(pm.game) for r in reports], "estimate": ESTIMATE,
                     "remaining": [{"word": w, "zipf": None if z is None else round(z, 3)}
                                   for w, z in ranked[:show]]})
         return
-    table = Table(title="moves")
-    for name in ("#", "guess", "reply", "answers before", "after", "expected left", "best",
-                 "best expected", "skill", "luck"):
+    table = Table(title=f"moves ({mode} mode): expected guesses left under optimal play")
+    for name in ("#", "guess", "reply", "answers before", "after", "best", "best left", "played left",
+                 "skill cost", "received left", "luck"):
         table.add_column(name, justify="left" if name in ("guess", "reply", "best") else "right")
     for r in reports:
+        def shown(value: float, exact: bool, sign: str = "") -> str:
+            return ("" if exact else "~") + f"{value:{sign}.3f}"
+
         table.add_row(str(r.number), r.guess, pm.game.format_reply(r.reply), f"{r.before:,}",
-                      f"{r.after:,}", f"{r.expected:.2f}", r.best, f"{r.best_expected:.2f}",
-                      f"{r.skill:.0%}", "-" if r.luck is None else f"{r.luck:.0%}")
+                      f"{r.after:,}", r.best.guess, shown(r.best_left, r.best.exact),
+                      shown(r.played_left, r.played.exact), shown(r.cost, r.cost_exact),
+                      shown(r.received_left, r.received.exact), shown(r.luck, r.luck_exact, "+"))
     console.print(table)
+    if not all(r.cost_exact and r.luck_exact for r in reports):
+        console.print(f"~: an estimate, {ESTIMATE}: the exact search did not finish within --think, or "
+                      "no strategy finds every answer within 6 guesses from there", markup=False)
     if reports[-1].reply == pm.game.solved:
         console.print(f"solved: {reports[-1].guess} in {counted(len(reports), 'guess')}")
         return

@@ -39,16 +39,18 @@ Scheduler = Annotated[str | None, typer.Option(
     help="Dask scheduler address (tcp://HOST:PORT) of an existing cluster.")]
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local worker processes without --scheduler; 0 runs in this process "
-    "[default: the number of cores; in this process without dask installed]")]
+    "[default: the number of cores; in this process for fewer start words than cores, or without "
+    "dask installed]")]
 Batch = Annotated[int | None, typer.Option(
     "--batch", min=1, help="Start words per task [default: automatic]")]
 Output = Annotated[Path | None, typer.Option(
-    "--output", "-o", help="Also write every result to this file (.csv, else JSON); with optimal-tree "
-    "--rank the table of exact totals, with its provenance (.csv; .txt: the anchor's results layout, "
-    "provenance in FILE.json; else JSON), kept up to date while the run goes on.")]
+    "--output", "-o", help="Also write every result to this file (rank --by tree: .csv or .json); with "
+    "optimal-tree --rank the table of exact totals, with its provenance (.csv; .txt: the anchor's results "
+    "layout, provenance in FILE.json; .json; any name with --output-format), kept up to date while the run "
+    "goes on. Another suffix is refused.")]
 OutputFormat = Annotated[str | None, name_option(
     "--output-format", "With --rank --output: the table's layout, csv, anchor (alex1770/wordle's "
-    "results files: word mean total) or json [default: by the file's suffix].")]
+    "results files: word mean total) or json [default: by the file's suffix, .csv, .txt or .json].")]
 MaxGuesses = Annotated[int, typer.Option("--max-guesses", min=1, help="Guesses allowed per game.")]
 Task = Annotated[str | None, typer.Option("--task", hidden=True, help="Unit task (testing stand-ins).")]
 
@@ -86,9 +88,11 @@ def check_run(workers: int | None, scheduler: str | None, output: Path | None) -
 
 def tree_ranking(o: RunOptions) -> None:
     """Rank every start word by its greedy tree and print the best (``rank --by tree``)."""
-    from ..runs.startrank import rank_trees, save_ranking
+    from ..runs.startrank import rank_trees, ranking_layout, save_ranking
 
     workers = check_run(o.workers, o.scheduler, o.output)
+    if o.output:
+        ranking_layout(o.output)
     pm = o.lists.matrix()
     task = o.task or "greedy-tree"
     label = f"greedy trees ({o.metric}, {o.mode})"

@@ -97,10 +97,11 @@ def _report(result) -> list[str]:
 @tables.command()
 def export(
     run_dir: Annotated[Path, typer.Argument(help="The run directory of an optimal-tree --rank run.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The table's file.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The table's file: .csv, .txt (the anchor's "
+                                         "layout) or .json, or any name with --format.")],
     layout: Annotated[str | None, typer.Option(
         "--format", help="csv, anchor (word mean total; provenance in FILE.json) or json [default: by "
-        "the file's suffix: .csv, .txt the anchor's, else JSON].")] = None,
+        "the file's suffix: .csv, .txt the anchor's, .json; any other suffix needs --format].")] = None,
     json: Json = False,
 ) -> None:
     """Write the table of a run directory's finished start words, computing nothing (the run may
@@ -111,11 +112,11 @@ def export(
     from .runs import program_labels
 
     check_outputs((output, "table"))
+    out = TableOutput(output, layout_of(output, layout and layout.lower(), "--format"))
     run = read_run(run_dir)
     if run.params.get("task") not in ("exact", "reference-exact"):
         raise GpusolveError(f"run directory {run_dir} holds a {run.params.get('task')} run, not an exact "
                             "ranking (optimal-tree --rank): it has no table of exact totals")
-    out = TableOutput(output, layout_of(output, layout and layout.lower()))
     out.check(run.params.get("cutoff"))
     table = table_of(run.params, run.results, run.timings, labels=program_labels(), run_dir=run.path)
     files = out.write(table)

@@ -45,6 +45,46 @@ proof's searches, the first and second passes beside them) take turns on the dev
 CUDA simulator, which runs one kernel at a time, can test them."""
 
 
+def start_cuda() -> None:
+    """Begin CUDA's start (``cuda_status``: numba.cuda, CuPy, the device, the trial kernel; then the
+    GPU path's kernel modules) on a thread of its own, once per process, so that it goes on while
+    this thread loads the pattern matrix (``CudaBackend.on_gpu`` waits for it). Numba must be
+    imported first, and this thread import nothing until it has waited: two threads importing
+    numba's modules at once can meet one half made (numba's modules import each other)."""
+    import numba  # noqa: F401
+    with _START_LOCK:  # not the status's lock, which the start holds while it runs
+        if not _STARTS:
+            _STARTS.append(threading.Thread(target=_start, name="gpusolve-cuda-start", daemon=True))
+            _STARTS[0].start()
+
+
+_START_LOCK = threading.Lock()
+_STARTS: list[threading.Thread] = []
+"""The thread of ``start_cuda`` (a daemon: a command that fails before it needs the GPU exits at once)."""
+
+
+def _start() -> None:
+    """Run CUDA's start: ``cuda_status``, then, where the GPU can run, import the kernels it will
+    be given (an error here is found again, and said, by the thread that needs the GPU)."""
+    try:
+        if cuda_status()[0]:
+            from ..kernels import (  # noqa: F401
+                bounds_cuda,
+                hardmode_cuda,
+                histogram_cuda,
+                patterns_cuda,
+                second_pass_cuda,
+            )
+    except Exception:
+        pass  # cuda_status says why, to the thread that needs the GPU
+
+
+def _started() -> None:
+    """Wait for ``start_cuda``'s thread, if one was started."""
+    for thread in _STARTS:
+        thread.join()
+
+
 @lru_cache(maxsize=1)
 def _cuda_status() -> tuple[bool, str]:
     """Return ``cuda_status()`` (cached: the trial runs once)."""
@@ -170,6 +210,10 @@ class Backend:
     def busy(self) -> bool:
         """Return whether another thread's work holds this backend's GPU now."""
         return False
+
+    def ready(self) -> None:
+        """Return once the backend can take work: the GPU asked for (``--backend cuda``) started and
+        checked (a one-line error if it cannot run); nothing to wait for otherwise."""
 
     def set_stats(self, codes: np.ndarray, rows: np.ndarray, members: np.ndarray, n_patterns: int,
                   solved: int, columns) -> np.ndarray:
@@ -405,6 +449,10 @@ class CudaBackend(Backend):
         """Return whether work runs on the GPU: checked on the first call (``cuda_status``; the
         simulator always runs). Raise the reason where the GPU was asked for and cannot run;
         else say it in a note and run on the CPU from now on."""
+        if self._usable is None:
+            started = time.perf_counter()
+            _started()  # begun by start_cuda: what is left of it is waited for here
+            self.clock.start += time.perf_counter() - started
         with _STATUS_LOCK:
             if self._usable is None:
                 simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
@@ -422,6 +470,10 @@ class CudaBackend(Backend):
     def gpu_path(self) -> bool:
         """Return whether calls take the GPU path's routing: not once the GPU's check failed."""
         return self._usable is not False
+
+    def ready(self) -> None:
+        if self.explicit:
+            self.on_gpu()
 
     def free_memory(self) -> int | None:
         """Return the bytes of device memory free for new arrays (None where unknown)."""
@@ -775,15 +827,24 @@ def note_compiling() -> None:
         event.register("numba:compile", type("Listener", (_FirstCompile, event.Listener), {})())
 
 
-def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
-    """Return the backend named (or from $GPUSOLVE_BACKEND, default ``auto``): ``cuda`` is checked
-    now (one error if it cannot run); ``auto`` is CUDA where CuPy is installed, checked when a call
-    would first run on the GPU (the CPU, with a note, if it cannot); ``count`` routes as ``cuda``
-    and runs every launch on the CPU twins, counting them (no GPU needed)."""
+def backend_name(name: str | None = None) -> str:
+    """Return the backend named, or from $GPUSOLVE_BACKEND, default ``auto`` (an unknown one: an error)."""
     name = (name or os.environ.get("GPUSOLVE_BACKEND") or "auto").lower()
     if name not in BACKENDS:
         raise GpusolveError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+def get_backend(name: str | None = None, check: bool = True) -> CpuBackend | CudaBackend:
+    """Return the backend named (``backend_name``): ``cuda`` is checked now (one error if it cannot
+    run; ``check`` False: its start begins on a thread, and ``Backend.ready`` checks it); ``auto`` is
+    CUDA where CuPy is installed, checked when a call would first run on the GPU (the CPU, with a
+    note, if it cannot); ``count`` routes as ``cuda`` and runs every launch on the CPU twins,
+    counting them (no GPU needed)."""
+    name = backend_name(name)
     note_compiling()
+    if name == "cuda":
+        start_cuda()
     quiet_numba()
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     if name == "cpu" or (name == "auto" and (simulated or find_spec("cupy") is None)):
@@ -791,8 +852,8 @@ def get_backend(name: str | None = None) -> CpuBackend | CudaBackend:
     if name == "count":
         return _count_backend()
     backend = CudaBackend(explicit=name == "cuda")
-    if backend.explicit:
-        backend.on_gpu()
+    if check:
+        backend.ready()
     return backend
 
 

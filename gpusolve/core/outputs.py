@@ -46,3 +46,16 @@ def write_output(path: str | Path, data: bytes | Callable[[object], None], what:
         write_atomic(path, data, make_parent=False)
     except OSError as e:
         raise GpusolveError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
+
+
+def layout_by_suffix(path: str | Path, suffixes: dict[str, str], option: str | None) -> str:
+    """Return the layout ``suffixes`` gives the suffix of ``path``; refuse another suffix in one
+    line naming the layouts with their suffixes (and ``option``, which names a layout instead)."""
+    suffix = Path(path).suffix
+    layout = suffixes.get(suffix.lower())
+    if layout is None:
+        *most, last = [f"{name} ({end})" for end, name in suffixes.items()]
+        named = f"; or name the layout with {option}" if option else ""
+        raise GpusolveError(f"cannot tell the layout of {path} from its suffix ({suffix or 'none'}): the "
+                            f"layouts are {', '.join(most)} and {last}{named}")
+    return layout

@@ -171,7 +171,7 @@ def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers
     check_memory(matrix_bytes(game, len(guess_list), len(answer_list)),
                  f"the pattern matrix of {len(guess_list):,} guesses x {len(answer_list):,} answers",
                  "use shorter word lists")
-    engine = get_backend(backend)
+    engine = get_backend(backend, check=False)  # the GPU's start goes on while the matrix loads
     start = time.perf_counter()
     build = lambda: build_codes(game, guess_list, answer_list, engine, progress)  # noqa: E731
     if use_cache:
@@ -179,4 +179,5 @@ def pattern_matrix(game: Game | None = None, guesses: str | None = None, answers
     else:
         codes, path, hit = build(), None, False
     seconds = time.perf_counter() - start
+    engine.ready()
     return PatternMatrix(game, guess_list, answer_list, codes, engine, seconds, path, hit)

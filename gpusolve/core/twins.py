@@ -88,24 +88,51 @@ def _second_pass(codes, tmat, answer_rows, perm, units, guesses, solved, left, b
     _sliced(units_of, len(units))
 
 
-def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, members_only, answer_rows,
-                  perm, out, totals) -> None:
-    """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
-    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, new_scores, start_bounds
-    from ..kernels.config import INF
+def _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows, members_only: bool):
+    """Return what the CPU first pass reads of the ``guesses`` (``bounds.answerers``): them ranked
+    by decreasing cap (``Guesses``), their answer-major replies, the most distinct replies an
+    answer gives."""
+    from ..kernels.bounds_cpu import Guesses
 
     caps = _branches(codes, guesses, answers, n_patterns, solved)
     order = np.argsort(-caps, kind="stable")
     ranked = np.ascontiguousarray(guesses[order], np.int32)
     replies = np.zeros((0, 0), np.uint8) if members_only else np.ascontiguousarray(tmat[answers][:, ranked])
-    kept = Guesses(ranked, np.ascontiguousarray(caps[order]))
     most = int(_branches(codes, answer_rows[answers], answers, n_patterns, solved).max(initial=0))
+    return Guesses(ranked, np.ascontiguousarray(caps[order])), replies, most
+
+
+def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, members_only, answer_rows,
+                  perm, out, totals) -> None:
+    """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
+    from ..kernels.bounds_cpu import PAIR_MAX, new_scores, start_bounds
+    from ..kernels.config import INF
+
+    kept, replies, most = _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows,
+                                  members_only)
     scores, fresh = new_scores(tmat.shape[0]), np.zeros_like(out)
     out[:], totals[:] = 0, 0  # the CPU kernel adds to them
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
         start_bounds(codes, replies, answers, starts[lo:hi], kept, solved, left, members_only, answer_rows,
                      most, INF, PAIR_MAX, scores, out[lo:hi], totals[lo:hi], fresh[lo:hi])
+
+    _sliced(slice_of, len(starts))
+
+
+def _start_hard_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, answer_rows, kind,
+                       length, colours, letters, counts, perm, out, totals) -> None:
+    """The exact hard-mode first pass (no cutoff) of ``bounds_cpu.start_hard_bounds``."""
+    from ..kernels.bounds_cpu import PAIR_MAX, Words, start_hard_bounds
+    from ..kernels.config import INF
+
+    kept, replies, most = _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows, False)
+    words = Words(kind, length, colours, letters, counts)
+    out[:], totals[:] = 0, 0
+
+    def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        start_hard_bounds(codes, words, replies, answers, starts[lo:hi], kept, solved, n_patterns, left,
+                          answer_rows, most, INF, PAIR_MAX, out[lo:hi], totals[lo:hi])
 
     _sliced(slice_of, len(starts))
 
@@ -153,6 +180,7 @@ TWINS = {
     "hardmode_cuda.allowed": _allowed,
     "second_pass_cuda.second_pass": _second_pass,
     "bounds_cuda.start_bounds": _start_bounds,
+    "bounds_cuda.start_hard_bounds": _start_hard_bounds,
     "presets_cuda.set_bounds": _set_bounds,
     "war_cuda.play_games": _play_games,
     "trial_cuda.histogram": _histogram,

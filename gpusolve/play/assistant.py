@@ -1,9 +1,12 @@
 """The solving assistant: the moves played so far, the answers they leave, and the next guess.
 
 The opening guess is the opener proven best on the lists in use where one is known
-(``gpusolve.play.openers``). The best next guess is exact (``gpusolve.search.optimal``) where
-the position is small, trivially exact with one or two answers left, and otherwise greedy by a
-partition metric (``gpusolve.search.metrics.rank_guesses``, or the weighted ranking under a prior).
+(``gpusolve.play.openers``). The best next guess is exact (``gpusolve.search.optimal``: the least
+expected number of guesses, proven) where the exact search finishes within the thinking budget
+(``gpusolve.play.thinking``; Ctrl-C cuts it short), trivially exact with one or two answers left,
+and otherwise greedy by a partition metric (``gpusolve.search.metrics.rank_guesses``, or the
+weighted ranking under a prior, where the exact search, which weighs the answers alike, is not
+asked), with the reason.
 """
 
 from __future__ import annotations
@@ -22,9 +25,7 @@ from ..core.words import Word
 from ..search.metrics import canonical_metric, rank_guesses
 from ..search.prior import answer_weights, check_prior, rank_weighted
 from .openers import proven_opener
-
-EXACT_MAX = 60
-"""Positions with at most this many answers are solved exactly (``gpusolve.search.optimal``)."""
+from .thinking import THINK_SECONDS, Thinker
 
 
 def parse_turn(pm: PatternMatrix, text: str) -> Move:
@@ -44,26 +45,15 @@ class Advice:
     method: str
     best: Word | None
     alternatives: list[dict] = field(default_factory=list)
+    mean: float | None = None
+    """The expected number of guesses from here under optimal play, where proven."""
 
     def as_dict(self) -> dict:
         """Return the advice as a JSON-ready dict."""
         shown = self.remaining if len(self.remaining) <= 50 else None
         return {"remaining": len(self.remaining), "answers": shown, "method": self.method,
-                "best": self.best, "alternatives": self.alternatives}
-
-
-def _exact_guess(pm: PatternMatrix, alive: np.ndarray, moves: list[Move], mode: str
-                 ) -> tuple[Word | None, float | None]:
-    """Return the optimal search's next guess and its mean, or (None, None) where it finds none
-    (no win within six guesses from here)."""
-    from ..search import optimal
-
-    try:
-        result = optimal.solve(pm, optimal.Question(mode=mode, answers=tuple(alive.tolist()),
-                                                    moves=tuple(moves), tree=False))
-    except GpusolveError:  # e.g. no guesses left within the limit: greedy advice instead
-        return None, None
-    return getattr(result, "first_guess", None), getattr(result, "mean", None)
+                "best": self.best, "proven": self.mean is not None,
+                "mean": None if self.mean is None else round(self.mean, 4), "alternatives": self.alternatives}
 
 
 class Assistant:
@@ -71,9 +61,10 @@ class Assistant:
 
     def __init__(self, pm: PatternMatrix, mode: str = "normal", metric: str = "entropy",
                  prior: str = "uniform", top: int = 5, exact: bool = True,
-                 words: tuple[Word, ...] | None = None) -> None:
+                 words: tuple[Word, ...] | None = None, think: float = THINK_SECONDS) -> None:
         """``words``: the answer list as read, before Jotto keeps one word per set of letters
-        (to name every answer a Jotto reply of all letters in common leaves)."""
+        (to name every answer a Jotto reply of all letters in common leaves); ``think``: the
+        seconds the exact search may take per position."""
         self.pm = pm
         self.words = words
         self.mode = check_mode(mode)
@@ -82,6 +73,7 @@ class Assistant:
         self.weights = answer_weights(pm, prior) if prior != "uniform" else None
         self.top = top
         self.exact = exact
+        self.thinker = Thinker(pm, self.mode, think)
         self.moves: list[Move] = []
 
     def remaining(self) -> np.ndarray:
@@ -123,20 +115,23 @@ class Assistant:
                 return Advice(same, "letters found", None)
             return Advice([word], "solved", None)
         if len(alive) <= 2:
-            return Advice(words, "exact", words[0],
-                          [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words])
+            chances = [{"word": w, "win_chance": round(1 / len(alive), 4)} for w in words]
+            return Advice(words, "exact", words[0], chances, (len(alive) + 1) / 2)
         rows = self.candidates()
         opener = proven_opener(pm, self.mode) if not self.moves and self.weights is None else None
         if opener is not None:
-            return Advice(words, opener.says(), opener.word, self._alternatives(alive, rows))
-        if self.exact and len(alive) <= EXACT_MAX:
-            guess, mean = _exact_guess(pm, alive, self.moves, self.mode)
-            if guess:
-                how = "exact" + (f": {mean:.3f} more guesses on average" if mean else "")
-                return Advice(words, how, guess, self._alternatives(alive, rows))
+            return Advice(words, opener.says(), opener.word, self._alternatives(alive, rows),
+                          opener.total / opener.answers)
+        why = ""
+        if self.exact and self.weights is None:
+            verdict = self.thinker.judge(self.moves)
+            if verdict.exact:
+                return Advice(words, f"exact: {verdict.mean:.3f} more guesses on average", verdict.guess,
+                              self._alternatives(alive, rows), verdict.mean)
+            why = f": {verdict.why}"
         alternatives = self._alternatives(alive, rows)
         how = f"greedy by {self.metric}" + (f", {self.prior} prior" if self.weights is not None else "")
-        return Advice(words, how, alternatives[0]["word"], alternatives)
+        return Advice(words, how + why, alternatives[0]["word"], alternatives)
 
     def _alternatives(self, alive: np.ndarray, rows: np.ndarray) -> list[dict]:
         pm = self.pm

@@ -2,7 +2,9 @@
 
 * ``scheduler="tcp://HOST:PORT"`` connects to an existing Dask distributed cluster;
 * otherwise ``workers=N`` (default: the number of cores) starts a ``LocalCluster`` of N worker
-  processes, one thread each, and ``workers=0`` runs every batch in this process.
+  processes, one thread each, and ``workers=0`` runs every batch in this process; so does the
+  default when fewer units are left than cores (a worker each would leave cores idle: here every
+  unit's search uses all of them).
 
 Each task computes one batch of start words (so a worker loads the pattern matrix once, from
 the disk cache, and batch kernels see many start words at once) and returns its results; the
@@ -117,6 +119,16 @@ def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Wor
     return [list(units[i:i + size]) for i in range(0, len(units), size)]
 
 
+def here(scheduler: str | None, workers: int | None, n_units: int) -> bool:
+    """Return whether ``n_units`` are computed in this process: when asked (``workers=0``), or by
+    default (no ``workers``, no scheduler) when fewer are left than the local cluster's workers,
+    one a core (each worker would take one and leave the others' cores idle; here each unit's
+    search uses every core)."""
+    if scheduler is not None:
+        return False
+    return n_units < (os.cpu_count() or 1) if workers is None else workers == 0
+
+
 def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
     """Return a batch size giving every worker several batches (for balance), at most ``most``."""
     return max(1, min(most, -(-n_units // (4 * max(n_workers, 1)))))
@@ -157,7 +169,7 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         if on_batch:
             on_batch(finished, total, out.results)
 
-    if scheduler is None and n_workers == 0:
+    if here(scheduler, workers, len(todo)):
         _memos.pop((job, reuse), None)
         try:
             for chunk in batches(todo, size):

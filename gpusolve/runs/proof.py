@@ -254,7 +254,7 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
     workers = max(1, os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
         raise GpusolveError(f"--workers must be at least 1, not {workers}")
-    gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS, hard=mode == "hard")  # checks the GPU where it is asked
+    gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS)  # checks the GPU where it is asked
     if second_pass is None:
         second_pass = pm.backend.gpu_path()  # after the check: not where auto found no GPU
     second_pass = second_pass and mode != "hard"  # hard mode has none

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.cache import write_atomic
 from ..core.errors import GpusolveError
-from ..core.outputs import write_output
+from ..core.outputs import layout_by_suffix, write_output
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
 from ..search.metrics import ranking
@@ -274,10 +274,20 @@ def to_csv(rows: list[dict]) -> str:
     return out.getvalue()
 
 
+RANKING_SUFFIXES = {".csv": "csv", ".json": "json"}
+"""A ranking's layouts (``rank --by tree --output``), by the file name's suffix."""
+
+
+def ranking_layout(path: str | Path) -> str:
+    """Return the layout of a ranking written to ``path`` (``RANKING_SUFFIXES``; another suffix is
+    refused in one line naming the layouts)."""
+    return layout_by_suffix(path, RANKING_SUFFIXES, None)
+
+
 def save_ranking(ranked: Ranking, path: str | Path) -> None:
-    """Write the ranking to ``path``: CSV if it ends in .csv, else JSON."""
+    """Write the ranking to ``path``: CSV or JSON, by its suffix (``ranking_layout``)."""
     path = Path(path)
-    if path.suffix.lower() == ".csv":
+    if ranking_layout(path) == "csv":
         text = to_csv(ranked.rows)
     else:
         text = json.dumps(ranked.as_dict(), indent=1) + "\n"

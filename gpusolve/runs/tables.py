@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import GpusolveError
-from ..core.outputs import check_output, write_output
+from ..core.outputs import check_output, layout_by_suffix, write_output
 from ..core.words import Word, read_text_file
 from .units import list_hash
 
@@ -46,8 +46,8 @@ ANCHOR_INFINITY = 1_000_000_000
 """The anchor's total of a start word that cannot find every answer (its ``infinity``)."""
 
 LAYOUTS = ("csv", "anchor", "json")
-SUFFIXES = {".csv": "csv", ".json": "json", ".txt": "anchor"}
-"""Layouts chosen by the file name's suffix (any other name: JSON, as rankings always wrote)."""
+SUFFIXES = {".csv": "csv", ".txt": "anchor", ".json": "json"}
+"""Layouts chosen by the file name's suffix (any other suffix is refused, unless the layout is named)."""
 
 WRITE_EVERY = 60.0
 """Seconds between two writes of a running ranking's table (also written when it stops or ends)."""
@@ -216,14 +216,14 @@ def missing_text(table: Table) -> str:
 
 # --- writing ----------------------------------------------------------------------------------
 
-def layout_of(path: str | Path, chosen: str | None = None) -> str:
-    """Return the layout to write ``path`` in: ``chosen``, else by its suffix (.csv, .txt: the
-    anchor's, else JSON)."""
+def layout_of(path: str | Path, chosen: str | None = None, option: str = "--output-format") -> str:
+    """Return the layout to write ``path`` in: ``chosen``, else by its suffix (``SUFFIXES``; another
+    is refused, naming the layouts and ``option``, which chooses one)."""
     if chosen is not None:
         if chosen not in LAYOUTS:
             raise GpusolveError(f"unknown table layout {chosen!r}: choose {', '.join(LAYOUTS)}")
         return chosen
-    return SUFFIXES.get(Path(path).suffix.lower(), "json")
+    return layout_by_suffix(path, SUFFIXES, option)
 
 
 def sidecar(path: str | Path) -> Path:
@@ -341,6 +341,8 @@ def read_table(path: str | Path) -> Table:
         table = _read_csv(path, text)
     else:
         table = _read_anchor(path, text)
+    if not table.entries:
+        raise GpusolveError(f"table {path} has no table lines: no start word's total to compare")
     table.path = path
     table.entries = sorted_entries(table.entries)
     twice = sorted(w for w, n in Counter(e.word for e in table.entries).items() if n > 1)

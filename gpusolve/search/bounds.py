@@ -7,7 +7,7 @@ bucket of 2 costs 3 and a bucket of 1 costs 1. The first-pass bound of the start
 number of answers plus the bounds of its buckets. It refutes most start words outright (their
 bound already reaches the best total known), and the bucket bounds of the others give the
 exact search tight limits from its first bucket on. In hard mode each bucket is scored over the
-guesses the hard-mode rule allows after the start word's reply alone (``hard=True``, on the CPU).
+guesses the hard-mode rule allows after the start word's reply alone (``hard=True``).
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     from ..kernels.threads import over_slices
 
     starts = np.ascontiguousarray(starts, np.int32)
-    if on_gpu(pm, len(answers), len(starts), len(rows), hard, cutoff):
-        return _first_pass_cuda(pm, answers, starts, rows, left, members_only)
+    if on_gpu(pm, len(answers), len(starts), len(rows), cutoff=cutoff):
+        return _first_pass_cuda(pm, answers, starts, rows, left, members_only, hard)
     if kept is None:
         kept = answerers(pm, answers, rows, caps, members_only)
     limit = INF if cutoff is None else int(min(cutoff, INF))
@@ -142,7 +142,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     guesses = Guesses(kept.rows, kept.caps)
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
-        if hard:  # no CUDA twin: hard mode's bounds are computed on the CPU
+        if hard:
             start_hard_bounds(codes, words, kept.replies, answers, starts[lo:hi], guesses, game.solved,
                               game.n_patterns, left, answer_rows, kept.member_most, limit, pair_max,
                               buckets[lo:hi], totals[lo:hi])
@@ -158,38 +158,46 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
 
 
 def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = None,
-           hard: bool = False, cutoff: int | None = None) -> bool:
+           cutoff: int | None = None) -> bool:
     """Return whether the first pass of ``starts`` start words over ``answers`` answers (each
-    bucket answered by ``guesses`` guesses, default all) runs on the GPU: on the CUDA backend,
-    for enough start words to fill it (a few start words are quicker on the CPU, which also
-    stops at a cutoff; any number with ``every_call``) and enough work to start it
-    (``CudaBackend.offloads``); never in hard mode (``hard``: its bound has no CUDA twin), nor
-    with a ``cutoff`` while another thread's launch holds the GPU (``busy``: the CPU's scans stop
-    at the cutoff, and need not wait for it)."""
+    bucket answered by ``guesses`` guesses, default all; any mode) runs on the GPU: on the CUDA
+    backend, for enough start words to fill it (a few start words are quicker on the CPU, which
+    also stops at a cutoff; any number with ``every_call``) and enough work to start it
+    (``CudaBackend.offloads``); never with a ``cutoff`` while another thread's launch holds the
+    GPU (``busy``: the CPU's scans stop at the cutoff, and need not wait for it)."""
     from ..kernels import config
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
-    return (not hard and pm.backend.gpu_path() and starts >= least
+    return (pm.backend.gpu_path() and starts >= least
             and not (cutoff is not None and pm.backend.busy())
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
 
 def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray, left: int,
-                     members_only: bool) -> FirstPass:
-    """Return the exact first-pass bounds computed on the GPU (one block per start word)."""
+                     members_only: bool, hard: bool) -> FirstPass:
+    """Return the exact first-pass bounds computed on the GPU (one block per start word; the
+    hard-mode kernel where ``hard``)."""
     from ..kernels import bounds_cuda, config
 
     gpu = pm.backend
-    npat = pm.game.n_patterns
+    game = pm.game
     blocks = max(1, min(len(starts), config.BOUNDS_GPU_BLOCKS))
-    buckets = gpu.empty((len(starts), npat), np.int64)
+    buckets = gpu.empty((len(starts), game.n_patterns), np.int64)
     totals = gpu.empty(len(starts), np.int64)
     perm = gpu.empty(blocks * len(answers), np.int32)
-    int32 = [np.ascontiguousarray(a, np.int32) for a in (answers, starts, rows, pm.answer_rows)]
-    gpu.launch(bounds_cuda.start_bounds, blocks, gpu.resident(pm.codes), gpu.resident(pm.answer_major),
-               *int32[:3], pm.game.solved, npat, left, members_only, int32[3], perm, buckets, totals,
-               cells=len(starts) * len(answers) * len(rows))
+    cells = len(starts) * len(answers) * len(rows)
+    answers, starts, rows, answer_rows = (np.ascontiguousarray(a, np.int32)
+                                          for a in (answers, starts, rows, pm.answer_rows))
+    sets = (gpu.resident(pm.codes), gpu.resident(pm.answer_major), answers, starts, rows, game.solved,
+            game.n_patterns, left)
+    out = (perm, buckets, totals)
+    if hard:
+        gpu.launch(bounds_cuda.start_hard_bounds, blocks, *sets, answer_rows, game.kind, game.length,
+                   game.colours, pm.letters, pm.letter_counts, *out,  # small: copied per launch
+                   cells=cells)
+    else:
+        gpu.launch(bounds_cuda.start_bounds, blocks, *sets, members_only, answer_rows, *out, cells=cells)
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 

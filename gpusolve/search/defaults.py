@@ -10,3 +10,14 @@ DEFAULT_PAIR_MB = 256
 FREE_MIN = 3
 """Free (non-answer) guesses are never considered for this many remaining answers or fewer
 (the greedy trees)."""
+
+THINK_SECONDS = 2.0
+"""The default thinking budget of one exact search of the assistant (seconds;
+``gpusolve.play.thinking``): play still feels immediate, and after each of 12 usual openers and
+any reply the costliest position needs 1.9 CPU-seconds over the two worker threads, and at most
+1.4 on the one thread that searches a set under 128 answers (scripts/bench_advice.py, 2026-11-27):
+within it on the 2 development cores when they are quiet."""
+
+ANALYZE_SECONDS = 10.0
+"""The default budget of one exact search of ``gpusolve analyze`` (seconds): a game is judged
+once, after it is played, so it may wait longer than advice during play."""
