@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# One command for whoever has a GPU (issue 27), on a bare machine with no network: install what
-# it lacks from .whl/ (scripts/gpu_wheels.sh), then run the CUDA tests on the GPU, the doctor and
-# the GPU benchmark (scripts/bench_gpu.py); with --mlir, then the CUDA tests once more with the
-# kernels compiled by numba-cuda-mlir (GPUSOLVE_CUDA_COMPILER=numba-cuda-mlir). Logs and results go
-# to $OUT (default ./gpu-check); a short summary prints last (also $OUT/summary.txt). About 6-8
-# minutes on one H100/H200 with 16 cores.
+# One command for whoever has a GPU (issues 27, 35), on a bare machine with no network: install
+# what it lacks from .whl/ (scripts/gpu_wheels.sh), then run the CUDA tests on the GPU, the doctor
+# and the GPU benchmark (scripts/bench_gpu.py: the exact searches, the whole proof normal and
+# hard, the table sample through scripts/bench_table.py, and what the GPU was given); with
+# --mlir, then the CUDA tests once more with the kernels compiled by numba-cuda-mlir
+# (GPUSOLVE_CUDA_COMPILER=numba-cuda-mlir). Logs and results go to $OUT (default ./gpu-check); a
+# short summary prints last (also $OUT/summary.txt).
 #
-#   bash scripts/gpu_check.sh [--mlir] [--repeats N] [--no-tests] [--no-bench]
+#   bash scripts/gpu_check.sh [--mlir] [--repeats N] [--no-tests] [--no-bench] [--dry-run]
+#
+# The timing run, one device call of at most 9 minutes (16 cores): bash scripts/gpu_check.sh
+# --no-tests --repeats 1 (carrying .whl; timeout_s 570).
 #
 # $BACKENDS (default cuda,auto,cpu) are the benchmark's backends, taking turns; $CALLS its library
-# calls (bench_gpu.py --calls); $CUDA_TESTS and $TESTS_K (pytest -k) narrow the CUDA tests. The
-# doctor always runs (GPU == CPU on the real lists).
+# calls (bench_gpu.py --calls); $TABLE_SECONDS (default 150) the most the table sample may take;
+# $CUDA_TESTS and $TESTS_K (pytest -k) narrow the CUDA tests. The doctor always runs (GPU == CPU
+# on the real lists). --dry-run runs nothing: it says the steps and lists the benchmark's
+# processes (bench_gpu.py --dry-run, its budget what the steps before it are expected to leave).
 #
-# The steps before the numba-cuda-mlir trial keep within $BUDGET seconds (default 470): the
-# benchmark gets what the tests and the doctor left, and prints the rows it finished if stopped.
+# The steps before the numba-cuda-mlir trial keep within $BUDGET seconds (default 510): the
+# benchmark gets what the tests and the doctor left (bench_gpu.py --budget: it drops the rows
+# that would not fit, in its stated order) and prints the rows it finished if stopped.
 # --no-tests --no-bench --mlir runs the trial alone (a call that carries only .whl/mlir and the
 # platformdirs wheel: all of .whl and the checkout are 63.2 MiB of the 64 MiB a call carries).
 #
@@ -27,17 +34,30 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 OUT=${OUT:-$REPO/gpu-check}
-MLIR=0 REPEATS=3 TESTS=1 BENCH=1 BUDGET=${BUDGET:-470}
+MLIR=0 REPEATS=3 TESTS=1 BENCH=1 DRY=0 BUDGET=${BUDGET:-510}
 while (($#)); do
     case $1 in
         --mlir) MLIR=1 ;;
         --repeats) REPEATS=$2; shift ;;
         --no-tests) TESTS=0 ;;
         --no-bench) BENCH=0 ;;
+        --dry-run) DRY=1 ;;
         *) echo "error: unknown option $1 (see the head of $0)" >&2; exit 2 ;;
     esac
     shift
 done
+BENCH_ARGS=(--out "$OUT/bench" --repeats "$REPEATS" --backends "${BACKENDS:-cuda,auto,cpu}"
+            --calls "${CALLS-pattern_matrix,metrics,first_pass}" --table-seconds "${TABLE_SECONDS:-150}")
+if ((DRY)); then  # the steps, and the benchmark's processes within what they are expected to leave
+    before=$((10 + (TESTS ? 200 : 0) + 80))  # installing, the CUDA tests (187 s on an H200), the doctor
+    echo "would install .whl/*.whl and lay out gpusolve in /tmp/gpusolve-site"
+    ((TESTS)) && echo "would run the CUDA tests on the GPU: $(grep -l "mark.cuda" tests/test_*.py | tr '\n' ' ')"
+    echo "would run gpusolve doctor; then, about $before s in, the benchmark:"
+    ((BENCH)) && python3 scripts/bench_gpu.py --dry-run "${BENCH_ARGS[@]}" --budget $((BUDGET - before - 10)) \
+        --out "$(mktemp -d)"
+    ((MLIR)) && echo "would run the CUDA tests, the PTX check and the doctor under numba-cuda-mlir"
+    exit 0
+fi
 mkdir -p "$OUT"
 : > "$OUT/summary.txt"
 export PYTHONUNBUFFERED=1 MPLBACKEND=Agg
@@ -84,12 +104,12 @@ timeout 180 python3 -P -m gpusolve doctor > "$OUT/doctor.log" 2>&1
 say "doctor (exit $?; $SECONDS s in):"
 grep -E "^(backend \(|device:|versions:|ok |FAILED |skipped |time )" "$OUT/doctor.log" | tee -a "$OUT/summary.txt"
 
-# 4. The benchmark: every row of issue 27's table, cuda against cpu
+# 4. The benchmark: every row of issues 27 and 35, cuda and auto against cpu, within the budget left
 if ((BENCH)); then
     left=$((BUDGET - SECONDS > 60 ? BUDGET - SECONDS : 60))
-    timeout "$left" python3 -P scripts/bench_gpu.py --out "$OUT/bench" --repeats "$REPEATS" \
-        --backends "${BACKENDS:-cuda,auto,cpu}" --calls "${CALLS-pattern_matrix,metrics,first_pass}" \
+    timeout "$left" python3 -P scripts/bench_gpu.py "${BENCH_ARGS[@]}" --budget $((left - 10)) \
         > "$OUT/bench.log" 2>&1
+
     say "benchmark (exit $?; $SECONDS s in):"
     sed -n '/^[0-9-]*, /,$p' "$OUT/bench.log" | tee -a "$OUT/summary.txt"
 fi

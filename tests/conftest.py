@@ -49,9 +49,9 @@ def _record_launches():
     seen: dict[str, set] = {}
     launch = CudaBackend.launch
 
-    def recording(self, kernel, blocks, *args, threads=None):
+    def recording(self, kernel, blocks, *args, **options):
         seen.setdefault(kernel_name(kernel), set()).add(signature_text(args))
-        launch(self, kernel, blocks, *args, threads=threads)
+        launch(self, kernel, blocks, *args, **options)
 
     CudaBackend.launch = recording
     yield

@@ -32,9 +32,10 @@ def test_dry_run_says_every_command_once_per_backend_and_repeat(tmp_path):
         mine = [r for r in runs if r.endswith(f"--backend {backend}") or f"--backend {backend} " in r]
         normal = "gpusolve optimal-tree --start SALET --json --quiet --guesses"
         assert sum(r.startswith(normal) for r in mine) == 1 + 2
-        assert sum("--mode hard" in r for r in mine) == 1 + 2
-        # the whole proof and the costly start words: not warmed, one timed run each
-        assert sum("--run-dir" in r and "--rank" not in r for r in mine) == 1
+        assert sum("--mode hard" in r and "--run-dir" not in r for r in mine) == 1 + 2
+        # the whole proofs (normal and hard) and the costly start words: not warmed, one timed run each
+        assert sum("--run-dir" in r and "--rank" not in r and "--mode hard" not in r for r in mine) == 1
+        assert sum("--run-dir" in r and "--mode hard" in r for r in mine) == 1
         assert sum("--rank --words PIXIE" in r and "--run-dir" in r for r in mine) == 1
         assert sum(r.startswith("gpusolve rank --json") for r in mine) == 1 + 2
         for call in ("pattern_matrix", "metrics", "first_pass"):
@@ -42,8 +43,45 @@ def test_dry_run_says_every_command_once_per_backend_and_repeat(tmp_path):
             assert sum(r.startswith(timed) for r in mine) == 1
     proof = [r for r in runs if "--run-dir" in r]
     assert len(set(proof)) == len(proof)  # a fresh run directory each time
+    table = [r for r in runs if r.startswith("bench_table.py")]
+    # its limit: (150 s - 2 backends x 10 s) / (2 parts x 2 backends x 6 s)
+    assert table == ["bench_table.py --mode normal --backends cuda,cpu --part all --limit 5 "
+                     f"--word-timeout 30 --out {tmp_path / 'bench_table.json'}"]
     assert "| step | cuda | cpu | cpu / cuda |" in done.stdout
     assert json.loads((tmp_path / "bench_gpu.json").read_text())["args"]["repeats"] == 2
+
+
+def test_a_budget_drops_the_rows_that_would_not_fit_in_the_stated_order(tmp_path):
+    """--budget 60 (estimates of a GPU machine): the exact searches run (32 s), the whole proof and
+    the hard one (about 58 s and 120 s on two backends) are dropped, the table sample finds no
+    room for a word, and of the rows after it those that still fit run (rank: 22 s)."""
+    argv = [sys.executable, str(SCRIPT), "--dry-run", "--repeats", "1", "--budget", "60", "--out",
+            str(tmp_path)]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    runs = [line.removeprefix("would run: ") for line in out.splitlines() if line.startswith("would")]
+    said = "dropped, short of time: "
+    dropped = [line.removeprefix(said).split(" (needs")[0] for line in out.splitlines()
+               if line.startswith(said) and "; " not in line]
+    assert sum("--start SALET" in r for r in runs) == 2 * 2 * 2  # normal and hard, warmed, on 2 backends
+    assert dropped == ["whole proof", "whole proof, hard", "table sample",
+                       "exact values of 6 costly start words", "pattern matrix (kernel)",
+                       "partition metrics of every guess", "first-pass bounds of every start word"]
+    assert sum(r.startswith("gpusolve rank") for r in runs) == 2 * 2
+    assert len(runs) == 2 * 2 * 2 + 2 * 2
+    kept = json.loads((tmp_path / "bench_gpu.json").read_text())
+    assert kept["dropped"][0].startswith("whole proof (needs")
+
+
+def test_gpu_check_dry_run_lists_the_steps_and_the_benchmark_within_its_budget():
+    script = SCRIPT.parent / "gpu_check.sh"
+    done = subprocess.run(["bash", str(script), "--no-tests", "--repeats", "1", "--dry-run"],
+                          capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("would install") and "doctor" in lines[1] and "CUDA tests" not in done.stdout
+    runs = [line for line in lines if line.startswith("would run: ")]
+    assert any("--mode hard" in r and "--run-dir" in r and "--backend auto" in r for r in runs)
+    assert any(r.startswith("would run: bench_table.py --mode normal --backends cuda,auto,cpu") for r in runs)
+    assert "of a budget of 410 s" in done.stdout  # 510 s less the steps before it
 
 
 @pytest.mark.parametrize("call", ["pattern_matrix", "metrics", "first_pass"])
@@ -101,7 +139,8 @@ def test_calls_chooses_the_library_calls_timed(tmp_path):
 
 
 def test_what_each_command_found_is_read_from_its_json(bench):
-    search, _, proof, costly, rank = bench.commands("SALET")
+    search, _, proof, _, costly, rank = bench.commands("SALET")
+
     best = [{"guess": "SALET", "total": 7897}]
     assert bench.answer(proof, {"best": best}) == json.dumps(best)
     assert bench.answer(search, {"total": 7897, "seconds": 1.2}) == "7897"

@@ -52,9 +52,9 @@ class Launches(CudaBackend):
         super().__init__(every_call=every_call)
         self.launched: Counter = Counter()
 
-    def launch(self, kernel, blocks, *args, threads=None) -> None:
+    def launch(self, kernel, blocks, *args, **options) -> None:
         self.launched[kernel.py_func.__name__] += 1
-        super().launch(kernel, blocks, *args, threads=threads)
+        super().launch(kernel, blocks, *args, **options)
 
 
 @pytest.mark.parametrize(("name", "length", "words"), GAMES)
@@ -344,9 +344,9 @@ def test_doctor_runs_the_gpu_kernels_against_the_cpu(monkeypatch):
     launched = Counter()
     real = CudaBackend.launch
 
-    def counted(self, kernel, blocks, *args, threads=None):
+    def counted(self, kernel, blocks, *args, **options):
         launched[kernel.py_func.__name__] += 1
-        real(self, kernel, blocks, *args, threads=threads)
+        real(self, kernel, blocks, *args, **options)
 
     monkeypatch.setattr(CudaBackend, "launch", counted)
     report = check(samples=50)

@@ -422,7 +422,8 @@ Lists = Annotated[
 ]
 Backend = Annotated[
     str | None,
-    name_option("--backend", "auto, cpu or cuda [default: $GPUSOLVE_BACKEND or auto]"),
+    name_option("--backend", "auto, cpu or cuda; count: the GPU path's launches run on the CPU and "
+                "counted [default: $GPUSOLVE_BACKEND or auto]"),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OUT_HELP = ("Write the tree here: JSON (gpusolve-tree/1); a .html name gets the explorer page, "
@@ -461,7 +462,28 @@ def _lists_option() -> typer.core.TyperOption:
     return typer.main.get_command(helper).params[0]
 
 
+def print_gpu_counts(report: dict | None) -> None:
+    """Print what the GPU path gave the GPU, by phase (``--backend count``: the launches of each
+    kernel, the cells computed, the bytes copied each way, the CPU seconds of the twins and of
+    the CPU's own work); nothing on another backend."""
+    if not report or "cpu_seconds" not in report:
+        return
+    from ..core.limits import mib
+
+    table = titled_table("the GPU path, counted (--backend count: each launch run by its CPU twin)", "phase",
+                         "launches", "cells", "to device", "to host", "twins CPU s", "CPU s (rest)")
+    for phase, found in report["counts"].items():
+        launches = ", ".join(f"{k.split('.')[-1]} {n:,}" for k, n in found.get("launches", {}).items())
+        cpu = found.get("cpu_seconds")
+        table.add_row(phase.replace("_", " "), launches or "-", f"{found.get('cells', 0):,}",
+                      mib(found.get("bytes_to_device", 0)), mib(found.get("bytes_to_host", 0)),
+                      f"{found.get('twin_cpu_seconds', 0.0):.1f}", "-" if cpu is None else f"{cpu:.1f}")
+    console.print(table)
+    console.print(f"CPU seconds of the process but the twins' launches: {report['cpu_seconds']:.1f}")
+
+
 def print_json(data: object) -> None:
+
     """Print ``data`` as JSON on stdout (NaN and infinities as null: valid JSON)."""
     sys.stdout.write(json.dumps(_finite(data), indent=2, allow_nan=False) + "\n")
 

@@ -33,6 +33,7 @@ from .app import (
     check_outputs,
     console,
     name_option,
+    print_gpu_counts,
     print_json,
 )
 from .runs import Batch, Output, OutputFormat, RunDir, Scheduler, Task, exact_ranking, parse_candidates
@@ -254,6 +255,7 @@ def _solve(pm, moves: list, o: TreeOptions, candidates: int | None) -> None:
             console.print(render(result.tree, pm.game, o.show), markup=False, soft_wrap=True)
         if o.out and result.tree is not None:
             console.print(f"tree written to {o.out}")
+        print_gpu_counts(gpu_report(pm.backend))
     if result.interrupted:
         kept = "nothing kept"
         if o.out and result.tree is not None:
@@ -314,6 +316,7 @@ def _prove(pm, o: TreeOptions, candidates: int | None) -> None:
     else:
         console.print(f"proven: {proof.statement()}")
     console.print(f"run directory {proof.run_dir} ({proof.searched_now:,} start words searched now)")
+    print_gpu_counts(proof.gpu)
     if o.out and result is not None:
         console.print(f"tree written to {o.out}")
 

@@ -17,6 +17,7 @@ from .app import (
     check_outputs,
     console,
     name_option,
+    print_gpu_counts,
     print_json,
     titled_table,
 )
@@ -196,6 +197,7 @@ def table_labels(o: RunOptions, pm) -> dict:
 
 def exact_ranking(o: RunOptions) -> None:
     """Rank start words by exact optimal total (or proven '>= T'), resumable, on a cluster."""
+    from ..core.backend import gpu_report
     from ..runs.startrank import rank_exact
 
     if o.candidates is not None and (o.words is not None or o.words_file is not None):
@@ -205,6 +207,9 @@ def exact_ranking(o: RunOptions) -> None:
     count = parse_candidates("10" if o.candidates is None else o.candidates)
     sink = table_output(o)
     pm = o.lists.matrix()
+    if pm.backend.name == "count" and (workers != 0 or o.scheduler):
+        typer.echo("note: --backend count counts the launches of this process only: give --workers 0 "
+                   "to count the searches", err=True)
     if sink:
         sink.labels = table_labels(o, pm)
     chosen = _words(o.words, o.words_file)
@@ -217,7 +222,7 @@ def exact_ranking(o: RunOptions) -> None:
         scheduler=o.scheduler, workers=workers, batch=o.batch or 1, backend=o.lists.backend,
         on_batch=on_batch, table=sink))
     if o.json:
-        print_json(ranked.as_dict(o.top))
+        print_json({**ranked.as_dict(o.top), "gpu": gpu_report(pm.backend)})
         return
     table = titled_table(f"{counted(len(ranked.rows), 'start word')} by exact total ({o.mode} mode, "
                          f"{counted(o.max_guesses, 'guess')}) over {pm.shape[1]:,} answers")
@@ -240,3 +245,4 @@ def exact_ranking(o: RunOptions) -> None:
 
         console.print(f"table ({missing_text(ranked.table)}) written to {sink.path}"
                       + (f", its provenance to {sink.path}.json" if sink.layout == "anchor" else ""))
+    print_gpu_counts(gpu_report(pm.backend))

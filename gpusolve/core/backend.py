@@ -2,7 +2,10 @@
 
 The only module that imports CuPy, and only when the CUDA backend is asked for.
 ``auto`` picks CUDA when CuPy is installed and a trial kernel runs on the GPU (checked when a
-call would first run there); otherwise the CPU.
+call would first run there); otherwise the CPU. ``count`` is the CUDA backend without a GPU: every
+call routed as on a GPU, each launch run by its kernel's CPU twin (``core.twins``) and counted
+(launches, cells, bytes copied each way: ``GpuClock.counts``), so that what the GPU path does is
+known here.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import os
 import threading
 import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.util import find_spec
@@ -20,7 +24,7 @@ import numpy as np
 from .errors import GpusolveError, Note
 from .limits import mib
 
-BACKENDS = ("auto", "cpu", "cuda")
+BACKENDS = ("auto", "cpu", "cuda", "count")
 CHECKED_BYTES = 1 << 24
 """Device allocations of at least this many bytes are checked against the free memory first."""
 
@@ -198,6 +202,11 @@ class Backend:
         """Return whether this backend's work runs on a GPU."""
         return False
 
+    def gpu_path(self) -> bool:
+        """Return whether calls take the GPU path's routing (``cuda`` and ``count``; not once
+        ``auto`` found no GPU)."""
+        return False
+
     def busy(self) -> bool:
         """Return whether another thread's work holds this backend's GPU now."""
         return False
@@ -293,11 +302,20 @@ class GpuClock:
     """Wall seconds a process spent on the GPU: its start (CUDA, CuPy and the trial kernel), and
     by what ran there (``calls``: each kernel's launches, from copying their host arguments until
     the GPU finished, and the copies of results to the host), with how many times. Calls made on
-    several threads at once each count in full."""
+    several threads at once each count in full.
+
+    ``counts``: what the GPU was given, by phase (``phase``): each kernel's launches, the cells
+    they computed (reply cells read, as ``CudaBackend.offloads`` weighs them), the bytes copied to
+    the device and back to the host, and (``count`` backend) the CPU seconds its twins took."""
 
     start: float = 0.0
     calls: dict = field(default_factory=dict)
+    counts: dict = field(default_factory=dict)
+    twin_cpu: float = 0.0
+    """CPU seconds of the process during the twins' launches (``count`` backend), all phases."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _here: threading.local = field(default_factory=threading.local, repr=False)
+    _default: list = field(default_factory=lambda: [WHOLE_RUN], repr=False)
 
     def add(self, what: str, seconds: float) -> None:
         """Count one call of ``what`` that took ``seconds``."""
@@ -305,17 +323,68 @@ class GpuClock:
             count, total = self.calls.get(what, (0, 0.0))
             self.calls[what] = (count + 1, total + seconds)
 
+    @contextmanager
+    def phase(self, name: str, beside: bool = False):
+        """Count what this thread gives the GPU as phase ``name``, and (unless ``beside``: a
+        phase run beside the others) what threads with no phase of their own give it."""
+        before = getattr(self._here, "phase", None)
+        self._here.phase = name
+        if not beside:
+            self._default.append(name)
+        try:
+            yield
+        finally:
+            self._here.phase = before
+            if not beside:
+                self._default.remove(name)
+
+    def tally(self, key: str, amount: float, kernel: str | None = None) -> None:
+        """Add ``amount`` to ``key`` of this thread's phase (``launches``: of ``kernel``)."""
+        phase = getattr(self._here, "phase", None) or self._default[-1]
+        with self._lock:
+            found = self.counts.setdefault(phase, {"launches": {}, "cells": 0, "bytes_to_device": 0,
+                                                   "bytes_to_host": 0})
+            if kernel is not None:
+                found["launches"][kernel] = found["launches"].get(kernel, 0) + int(amount)
+            else:
+                found[key] = found.get(key, 0) + amount
+
     def seconds(self) -> float:
         """Return the seconds counted so far, the start included."""
         with self._lock:
             return self.start + sum(total for _, total in self.calls.values())
 
     def as_dict(self) -> dict:
-        """Return the clock as JSON: ``start`` and ``calls`` (what: ``{"times", "seconds"}``)."""
+        """Return the clock as JSON: ``start``, ``calls`` (what: ``{"times", "seconds"}``) and
+        ``counts`` (phase: launches by kernel, cells, bytes each way[, twin CPU seconds])."""
         with self._lock:
+            counts = {phase: {k: round(v, 4) if isinstance(v, float) else v for k, v in found.items()}
+                      for phase, found in self.counts.items()}
             return {"start": round(self.start, 4),
                     "calls": {what: {"times": n, "seconds": round(total, 4)}
-                              for what, (n, total) in sorted(self.calls.items(), key=lambda x: -x[1][1])}}
+                              for what, (n, total) in sorted(self.calls.items(), key=lambda x: -x[1][1])},
+                    "counts": counts}
+
+
+WHOLE_RUN = "all"
+"""The phase of what a command gives the GPU outside any phase (``GpuClock.phase``)."""
+
+
+@contextmanager
+def gpu_phase(backend: Backend, name: str, beside: bool = False):
+    """Count what ``backend``'s GPU is given in this block as phase ``name`` (``GpuClock.phase``;
+    nothing on a backend with no GPU)."""
+    clock = getattr(backend, "clock", None)
+    if clock is None:
+        yield
+    else:
+        with clock.phase(name, beside):
+            yield
+
+
+def twin_cpu_seconds(backend: Backend) -> float | None:
+    """Return the CPU seconds ``backend``'s twins have run so far (None: not the count backend)."""
+    return backend.clock.twin_cpu if getattr(backend, "twins", False) else None
 
 
 def gpu_seconds(backend: Backend) -> float | None:
@@ -326,8 +395,13 @@ def gpu_seconds(backend: Backend) -> float | None:
 
 
 def gpu_report(backend: Backend) -> dict | None:
-    """Return ``GpuClock.as_dict`` of ``backend``, or None where nothing ran on a GPU."""
+    """Return ``GpuClock.as_dict`` of ``backend``, or None where nothing ran on a GPU; on the
+    ``count`` backend always, with ``cpu_seconds``: the process's CPU seconds so far but those of
+    the twins' launches (what the GPU path leaves to the CPU)."""
     clock = getattr(backend, "clock", None)
+    twins = twin_cpu_seconds(backend)
+    if twins is not None:
+        return {**clock.as_dict(), "cpu_seconds": round(time.process_time() - twins, 3)}
     return clock.as_dict() if clock is not None and clock.calls else None
 
 
@@ -345,12 +419,16 @@ class CudaBackend(Backend):
     can (``cuda_status``). ``explicit`` (the user asked for cuda): if it cannot, a one-line
     error; otherwise (``auto``) a note, and every call runs on the CPU from then on. The same
     for a call that needs more device memory than is free (``room``). ``clock`` says where the
-    process's GPU time went.
+    process's GPU time went, and what the GPU was given.
+
+    ``twins`` (the ``count`` backend): no GPU is used; the device is the host's memory and each
+    launch runs its kernel's CPU twin (``core.twins``), every routing choice made as above.
     """
 
     name: str = "cuda"
     every_call: bool = False
     explicit: bool = True
+    twins: bool = False
     clock: GpuClock = field(default_factory=GpuClock, repr=False)
     _resident: dict = field(default_factory=dict, repr=False)
     _usable: bool | None = field(default=None, repr=False)
@@ -363,7 +441,7 @@ class CudaBackend(Backend):
     def xp(self):
         """Return the device-array module (made on first use: CuPy is imported then)."""
         if "_xp" not in self.__dict__:
-            self.__dict__["_xp"] = _device_array_module()
+            self.__dict__["_xp"] = _HostTwins() if self.twins else _device_array_module()
             quiet_numba()  # numba.cuda's warning classes, imported by now
         return self.__dict__["_xp"]
 
@@ -379,7 +457,7 @@ class CudaBackend(Backend):
             if self._usable is None:
                 simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
                 started = time.perf_counter()
-                usable, reason = (True, "") if simulated else cuda_status()
+                usable, reason = (True, "") if simulated or self.twins else cuda_status()
                 self.clock.start += time.perf_counter() - started
                 if not usable:
                     if self.explicit:
@@ -388,6 +466,10 @@ class CudaBackend(Backend):
                     self.name = "cpu"
                 self._usable = usable
         return self._usable
+
+    def gpu_path(self) -> bool:
+        """Return whether calls take the GPU path's routing: not once the GPU's check failed."""
+        return self._usable is not False
 
     def ready(self) -> None:
         if self.explicit:
@@ -425,13 +507,14 @@ class CudaBackend(Backend):
 
         values = np.arange(1000, dtype=np.int64) * 7
         out = self.to_device(np.zeros(trial_cuda.BINS, np.int64))
-        self.launch(trial_cuda.histogram, 2, values, out)
+        self.launch(trial_cuda.histogram, 2, values, out, cells=len(values))
         if not np.array_equal(self.to_host(out), np.bincount(values % trial_cuda.BINS)):
             raise RuntimeError("the trial kernel counted wrong")
 
     def to_device(self, array: np.ndarray):
         """Return a device copy of ``array``."""
         self._fits(array.nbytes, array.shape, array.dtype)
+        self.clock.tally("bytes_to_device", array.nbytes)
         return self.xp.to_device(array)
 
     def resident(self, array: np.ndarray):
@@ -463,8 +546,11 @@ class CudaBackend(Backend):
         """Return a host copy of a device array."""
         started = time.perf_counter()
         try:
-            return self.xp.to_host(array)
+            found = self.xp.to_host(array)
+            self.clock.tally("bytes_to_host", found.nbytes)
+            return found
         finally:
+
             self.clock.add("copies to the host", time.perf_counter() - started)
 
     @staticmethod
@@ -476,18 +562,25 @@ class CudaBackend(Backend):
         per_block = config.THREADS_PER_BLOCK if per_thread else 1
         return max(1, min(65535, -(-items // per_block)))
 
-    def launch(self, kernel, blocks, *args, threads=None) -> None:
+    def launch(self, kernel, blocks, *args, threads=None, cells: int = 0) -> None:
         """Run ``kernel[blocks, threads](*args)`` (threads: ``config.THREADS_PER_BLOCK``), host
-        arrays among ``args`` copied to the device first, and wait for it (timed in ``clock``)."""
+        arrays among ``args`` copied to the device first, and wait for it (timed in ``clock``,
+        and counted with the ``cells`` it computes)."""
         from ..kernels import config
         from ..kernels.gpu import kernel_name
 
         threads = config.THREADS_PER_BLOCK if threads is None else threads
+        name = kernel_name(kernel)
         with _LAUNCH_LOCK:  # one launch at a time (they share the device's default stream anyway)
             started = time.perf_counter()
-            kernel[blocks, threads](*(self.to_device(a) if isinstance(a, np.ndarray) else a for a in args))
-            self.xp.synchronize()
-            self.clock.add(kernel_name(kernel), time.perf_counter() - started)
+            on_device = [self.to_device(a) if _on_host(a) else a for a in args]
+            spent = self.xp.run(kernel, blocks, threads, on_device)
+            self.clock.add(name, time.perf_counter() - started)
+            self.clock.tally("launches", 1, kernel=name)
+            self.clock.tally("cells", int(cells))
+            if self.twins:  # the twins' own CPU seconds (not those of the threads beside them)
+                self.clock.twin_cpu += spent
+                self.clock.tally("twin_cpu_seconds", spent)
 
     def busy(self) -> bool:
         """Return whether another thread's launch holds the GPU now (a small call would wait for
@@ -528,7 +621,7 @@ class CudaBackend(Backend):
         out = self.empty((len(guesses), len(answers)), dtype)
         blocks = tuple(min(65535, -(-n // t)) for n, t in zip(out.shape, config.TILE))
         self.launch(cuda.fill_pattern_matrix, blocks, kind, guesses, answers, colours, out,
-                    threads=config.TILE)
+                    threads=config.TILE, cells=cells)
         return self.to_host(out)
 
     def reply_stats(self, codes: np.ndarray, rows: np.ndarray, flat: np.ndarray, starts: np.ndarray,
@@ -553,7 +646,7 @@ class CudaBackend(Backend):
         out = self.empty(shape, dtype)
         blocks = self.blocks((len(starts) - 1) * len(rows))
         self.launch(histogram_cuda.reply_stats, blocks, self.resident(codes), rows, flat, starts,
-                    n_patterns, solved, *stats_tables(most), columns, out)
+                    n_patterns, solved, *stats_tables(most), columns, out, cells=cells)
         return self.to_host(out)
 
     def hard_mode_mask(self, kind: int, length: int, colours: int, letters: np.ndarray, counts: np.ndarray,
@@ -565,7 +658,7 @@ class CudaBackend(Backend):
 
         out = self.empty(len(rows), np.uint8)
         self.launch(hardmode_cuda.allowed, self.blocks(len(rows), per_thread=True), kind, length, colours,
-                    letters, counts, moves_g, moves_p, rows, out)
+                    letters, counts, moves_g, moves_p, rows, out, cells=len(rows) * len(moves_g))
         return self.to_host(out)
 
     def second_pass(self, codes: np.ndarray, tmat: np.ndarray, answer_rows: np.ndarray, perm: np.ndarray,
@@ -584,7 +677,7 @@ class CudaBackend(Backend):
         out = self.empty(len(units), np.int64)
         self.launch(second_pass_cuda.second_pass, self.blocks(len(units)), self.resident(codes),
                     self.resident(tmat), answer_rows, perm, units, rows, solved, left, branches, members_only,
-                    out)
+                    out, cells=len(rows) * len(perm))
         return self.to_host(out)
 
     def war_games(self, key: int, first: int, count: int, ranks: int, suits: int, down: int,
@@ -597,7 +690,8 @@ class CudaBackend(Backend):
         lengths = self.empty(count, np.int32)
         outcomes = self.empty(count, np.int8)
         self.launch(war_cuda.play_games, self.blocks(count, per_thread=True), np.uint64(key), first, ranks,
-                    suits, down, cap, lengths, outcomes)
+                    suits, down, cap, lengths, outcomes, cells=count)
+
         return self.to_host(lengths), self.to_host(outcomes)
 
 
@@ -605,7 +699,16 @@ RESIDENT_ARRAYS = 4
 """Host arrays a CUDA backend keeps device copies of at once (``CudaBackend.resident``)."""
 
 
-class _CupyArrays:
+class _Device:
+    """What a backend's device does besides its memory: run a launch."""
+
+    def run(self, kernel, blocks, threads, args: list) -> None:
+        """Run ``kernel[blocks, threads](*args)`` and wait for it; return None."""
+        kernel[blocks, threads](*args)
+        self.synchronize()
+
+
+class _CupyArrays(_Device):
     """Device memory through CuPy."""
 
     def __init__(self) -> None:
@@ -632,7 +735,7 @@ class _CupyArrays:
         return int(free) + int(self.cupy.get_default_memory_pool().free_bytes())
 
 
-class _NumbaArrays:
+class _NumbaArrays(_Device):
     """Device memory through numba.cuda: the CUDA simulator's stand-in for CuPy in tests."""
 
     def __init__(self) -> None:
@@ -656,6 +759,41 @@ class _NumbaArrays:
     def free_memory(self) -> None:
         """Return None: the simulator's memory is the host's."""
         return None
+
+
+def _on_host(value) -> bool:
+    """Return whether a launch argument is a host array (to copy to the device)."""
+    return isinstance(value, np.ndarray) and not isinstance(value, _Counted)
+
+
+class _Counted(np.ndarray):
+    """An array in the ``count`` backend's device memory (the host's)."""
+
+
+class _HostTwins:
+    """The ``count`` backend's device: host memory, each launch run by its kernel's CPU twin."""
+
+    def empty(self, shape, dtype):
+        return np.empty(shape, dtype).view(_Counted)
+
+    def to_device(self, array: np.ndarray):
+        return np.array(array, order="C").view(_Counted)
+
+    def to_host(self, array) -> np.ndarray:
+        return np.array(array, subok=False)
+
+    def synchronize(self) -> None:
+        """Nothing to wait for: the twins run on the calling thread."""
+
+    def free_memory(self) -> None:
+        """Return None: the device's memory is the host's."""
+        return None
+
+    def run(self, kernel, blocks, threads, args: list) -> float:
+        """Run the CPU twin of ``kernel`` on ``args`` (``core.twins``); return its CPU seconds."""
+        from .twins import run_twin
+
+        return run_twin(kernel, args)
 
 
 def _device_array_module():
@@ -701,7 +839,8 @@ def get_backend(name: str | None = None, check: bool = True) -> CpuBackend | Cud
     """Return the backend named (``backend_name``): ``cuda`` is checked now (one error if it cannot
     run; ``check`` False: its start begins on a thread, and ``Backend.ready`` checks it); ``auto`` is
     CUDA where CuPy is installed, checked when a call would first run on the GPU (the CPU, with a
-    note, if it cannot)."""
+    note, if it cannot); ``count`` routes as ``cuda`` and runs every launch on the CPU twins,
+    counting them (no GPU needed)."""
     name = backend_name(name)
     note_compiling()
     if name == "cuda":
@@ -710,10 +849,19 @@ def get_backend(name: str | None = None, check: bool = True) -> CpuBackend | Cud
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     if name == "cpu" or (name == "auto" and (simulated or find_spec("cupy") is None)):
         return CpuBackend()  # without CuPy, auto is the CPU: numba.cuda (slow to import) stays out
+    if name == "count":
+        return _count_backend()
     backend = CudaBackend(explicit=name == "cuda")
     if check:
         backend.ready()
     return backend
+
+
+@lru_cache(maxsize=1)
+def _count_backend() -> CudaBackend:
+    """Return the process's ``count`` backend (one, so that every matrix's launches are counted
+    together: a table's searches use a matrix of their own)."""
+    return CudaBackend(name="count", twins=True)
 
 
 def device_info() -> dict | None:

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.backend import gpu_report, gpu_seconds
+from ..core.backend import gpu_phase, gpu_report, gpu_seconds, twin_cpu_seconds
 from ..core.errors import GpusolveError, Infeasible
 from ..core.patterns import PatternMatrix
 from ..core.symmetry import opening_classes
@@ -126,7 +126,8 @@ class Proof:
     """Seconds spent in each phase by this process (seed, first_pass, second_pass, search)."""
     gpu: dict | None = None
     """Where this process's GPU time went (``core.backend.gpu_report``), with ``phases``: the
-    seconds of each phase spent on the GPU; None where nothing ran on a GPU."""
+    seconds of each phase spent on the GPU, and ``counts``: what each phase gave the GPU (on the
+    ``count`` backend also ``cpu_seconds``: the CPU's own work); None where nothing ran on a GPU."""
 
     @property
     def best(self) -> list[tuple[Word, int]]:
@@ -255,7 +256,7 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
         raise GpusolveError(f"--workers must be at least 1, not {workers}")
     gpu = on_gpu(pm, pm.shape[1], GPU_PASS_UNITS)  # checks the GPU where it is asked
     if second_pass is None:
-        second_pass = pm.backend.name == "cuda"  # after the check: "cpu" where auto found no GPU
+        second_pass = pm.backend.gpu_path()  # after the check: not where auto found no GPU
     second_pass = second_pass and mode != "hard"  # hard mode has none
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     memo_mb = memo_mb or DEFAULT_MEMO_MB
@@ -307,22 +308,31 @@ def prove_best_start(pm: PatternMatrix, guesses: str | None = None, answers: str
 
 class _Clock:
     """Seconds spent in each named phase, and of them on the GPU through ``backend`` where it has
-    one (``gpu``): ``with clock("name"): ...``."""
+    one (``gpu``; what each phase gives the GPU is counted under its name: ``GpuClock.counts``):
+    ``with clock("name"): ...``. On the ``count`` backend, ``cpu``: the process's CPU seconds in
+    each phase but those of the twins' launches (the work the GPU path leaves to the CPU; not
+    measured for a phase run beside another)."""
 
     def __init__(self, backend) -> None:
         self.backend = backend
         self.seconds: dict[str, float] = {}
         self.gpu: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
 
     @contextmanager
-    def __call__(self, phase: str):
+    def __call__(self, phase: str, beside: bool = False):
         started, on_gpu = time.perf_counter(), gpu_seconds(self.backend)
+        cpu, twins = time.process_time(), twin_cpu_seconds(self.backend)
         try:
-            yield
+            with gpu_phase(self.backend, phase, beside):
+                yield
         finally:
             self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
             if on_gpu is not None:
                 self.gpu[phase] = self.gpu.get(phase, 0.0) + gpu_seconds(self.backend) - on_gpu
+            if twins is not None and not beside:
+                spent = time.process_time() - cpu - (twin_cpu_seconds(self.backend) - twins)
+                self.cpu[phase] = self.cpu.get(phase, 0.0) + spent
 
     def beside(self, phase: str, work: Callable) -> Callable:
         """Return ``work`` timed as ``phase`` on whichever thread calls it (a phase run beside
@@ -332,7 +342,7 @@ class _Clock:
             self.gpu.setdefault(phase, 0.0)
 
         def timed(*args):
-            with self(phase):
+            with self(phase, beside=True):
                 return work(*args)
 
         return timed
@@ -340,7 +350,11 @@ class _Clock:
     def report(self) -> dict | None:
         """Return ``gpu_report`` of the backend with the GPU seconds of each phase, or None."""
         found = gpu_report(self.backend)
-        return None if found is None else {**found, "phases": {k: round(v, 4) for k, v in self.gpu.items()}}
+        if found is None:
+            return None
+        for phase, spent in self.cpu.items():
+            found["counts"].setdefault(phase, {})["cpu_seconds"] = round(spent, 3)
+        return {**found, "phases": {k: round(v, 4) for k, v in self.gpu.items()}}
 
 
 def _first_pass(search: _Search, words: list[Word], cutoff: int | None, batch: int, scheduler: str | None,
@@ -416,11 +430,17 @@ class _Ahead:
         # no cutoff: the GPU ignores it, and with one a busy GPU would send a batch to the CPU
         job = replace(search.job, task="first-pass", cutoff=None)
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="gpusolve-ahead")
-        self.future = self.pool.submit(lambda: list(_first_passes(pm, job, units, batch, self.stop)))
+        self.future = self.pool.submit(self._compute, pm, job, units, batch)
         self.pool.shutdown(wait=False)
+
+    def _compute(self, pm: PatternMatrix, job: Job, units: list[tuple[str, int]], batch: int) -> list[Batch]:
+        """Return the batches of ``units`` with their first passes (counted as the first pass's)."""
+        with gpu_phase(pm.backend, "first_pass", beside=True):
+            return list(_first_passes(pm, job, units, batch, self.stop))
 
     def batches(self) -> list[Batch]:
         """Return the batches computed (waiting for them)."""
+
         return self.future.result()
 
     def cancel(self) -> None:

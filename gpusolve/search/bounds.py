@@ -169,7 +169,7 @@ def on_gpu(pm: PatternMatrix, answers: int, starts: int, guesses: int | None = N
 
     cells = starts * answers * (pm.shape[0] if guesses is None else guesses)
     least = 1 if pm.backend.every_call else config.FIRST_PASS_GPU_MIN_STARTS
-    return (pm.backend.name == "cuda" and starts >= least
+    return (pm.backend.gpu_path() and starts >= least
             and not (cutoff is not None and pm.backend.busy())
             and pm.backend.offloads(answers, pm.game.n_patterns, cells))
 
@@ -186,6 +186,7 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     buckets = gpu.empty((len(starts), game.n_patterns), np.int64)
     totals = gpu.empty(len(starts), np.int64)
     perm = gpu.empty(blocks * len(answers), np.int32)
+    cells = len(starts) * len(answers) * len(rows)
     answers, starts, rows, answer_rows = (np.ascontiguousarray(a, np.int32)
                                           for a in (answers, starts, rows, pm.answer_rows))
     sets = (gpu.resident(pm.codes), gpu.resident(pm.answer_major), answers, starts, rows, game.solved,
@@ -193,9 +194,10 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     out = (perm, buckets, totals)
     if hard:
         gpu.launch(bounds_cuda.start_hard_bounds, blocks, *sets, answer_rows, game.kind, game.length,
-                   game.colours, pm.letters, pm.letter_counts, *out)  # small: copied per launch
+                   game.colours, pm.letters, pm.letter_counts, *out,  # small: copied per launch
+                   cells=cells)
     else:
-        gpu.launch(bounds_cuda.start_bounds, blocks, *sets, members_only, answer_rows, *out)
+        gpu.launch(bounds_cuda.start_bounds, blocks, *sets, members_only, answer_rows, *out, cells=cells)
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
@@ -230,7 +232,7 @@ def second_pass(pm: PatternMatrix, answers: np.ndarray, first: FirstPass, rows: 
     perm, units, where = _second_pass_units(pm, answers, first, left)
     if len(units):
         least = 1 if pm.backend.every_call else config.SECOND_PASS_GPU_MIN_UNITS
-        gpu = (pm.backend.name == "cuda" and len(units) >= least
+        gpu = (pm.backend.gpu_path() and len(units) >= least
                and pm.backend.offloads(len(answers), pm.game.n_patterns, len(rows) * len(perm)))
         engine = pm.backend if gpu else CpuBackend()
         out = engine.second_pass(pm.codes, pm.answer_major, pm.answer_rows.astype(np.int32), perm, units,

@@ -324,5 +324,5 @@ def gpu_set_bounds(pm: PatternMatrix, sq: _Square, sets: np.ndarray, more: int
     wins = gpu.empty(len(sets), np.uint8)
     biggest = gpu.empty(len(sets), np.int32)
     gpu.launch(presets_cuda.set_bounds, blocks, gpu.resident(sq.codes), sq.square, sets, sq.answer_rows,
-               pm.game.n_patterns, more, keys, buf, seen, bounds, wins, biggest)
+               pm.game.n_patterns, more, keys, buf, seen, bounds, wins, biggest, cells=len(sets) * n)
     return gpu.to_host(bounds), gpu.to_host(wins).astype(np.bool_), gpu.to_host(biggest)

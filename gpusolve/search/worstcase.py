@@ -140,7 +140,7 @@ class _Search:
             return pool, order, int(most)
         if depth == 3 and self.fast3:
             order, most = self.whole_order
-            if self.pm.backend.name != "cuda":
+            if not self.pm.backend.gpu_path():
                 return pool, order, most
             biggest, branches = self.stats(members, pool)
             most = int(branches.max())
