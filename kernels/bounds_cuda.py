@@ -188,15 +188,15 @@ ALLOWED = MAX_PATTERNS * RULE_WORDS
 
 
 @cuda.jit(cache=True)
-def start_hard_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, answer_rows, kind,
-                      length, colours, letters, counts, perm, out, totals):
+def start_hard_bounds(codes, tmat, answers, starts, guesses, solved, left, answer_rows, kind, length, colours,
+                      letters, counts, perm, out, totals):
     """Fill ``out[j]`` and ``totals[j]`` of start row ``starts[j]`` in hard mode (the contract of
     ``bounds_cpu.start_hard_bounds`` run to its end): bucket p answered by its own answers and by
     the ``guesses`` the hard-mode rule of (s, p) allows. The rule allows a guess h as a function of
     q, the reply s would get were h the answer (``kernels.bounds_cpu``'s docstring): the block finds
     a guess of each q (``head``), checks the rule of every (bucket, q) on it once into a table of
     bits, and each thread looks its guess's q up there for every bucket. ``letters`` and
-    ``counts`` are the guesses' words (``kernels.hardmode``)."""
+    ``counts`` are the guesses' words (``kernels.hardmode``); the replies' count is ``out``'s width."""
     staged = cuda.shared.array(SHARED_ANSWERS, dtype=int32)
     first = cuda.shared.array(FIRSTS, dtype=int64)
     fill = cuda.shared.array(MAX_PATTERNS, dtype=int64)
@@ -212,6 +212,7 @@ def start_hard_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns,
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
     n = answers.shape[0]
+    n_patterns = out.shape[1]
     base = cuda.blockIdx.x * n
     for j in range(cuda.blockIdx.x, starts.shape[0], cuda.gridDim.x):
         s = starts[j]

@@ -195,6 +195,9 @@ class NamedCuda:
     name = "cuda"
     every_call = True
 
+    def gpu_path(self) -> bool:
+        return True
+
     def offloads(self, *sizes: int) -> bool:
         return True
 

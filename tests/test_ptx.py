@@ -76,9 +76,24 @@ def test_the_launch_record_is_this_checkouts():
         f"copy {fresh} there (docs/kernels.md)")
 
 
+REFUSED = {
+    "numba-cuda": set(),
+    "numba-cuda-mlir": {"bounds_cuda.start_hard_bounds"},
+}
+"""The launched kernels whose PTX a compiler makes and ptxas then refuses (``gpu.COMPILERS``):
+numba-cuda-mlir 0.6.0's PTX of the hard-mode first pass fails with "Immediate addresses allowed
+only for .local state space" (docs/kernels.md). Checked both ways: a compiler that comes to
+compile one fails the test, so that the entry goes."""
+
+
 @pytest.mark.parametrize(("name", "signature", "cc"), CASES,
                          ids=[f"{n}-{RECORD[n].index(s)}-sm{cc[0]}{cc[1]}" for n, s, cc in CASES])
 def test_every_launched_kernel_compiles_to_ptx(name, signature, cc):
+    assert set(REFUSED) == set(gpu.COMPILERS)
+    if name in REFUSED[gpu.COMPILER]:
+        with pytest.raises(Exception, match="PTX_COMPILE"):
+            gpu.ptx(launched_kernels()[name], signature, cc)
+        return
     text = gpu.ptx(launched_kernels()[name], signature, cc)
     assert f".target sm_{cc[0]}{cc[1]}" in text
     assert ".entry" in text

@@ -189,15 +189,15 @@ def _first_pass_cuda(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray,
     cells = len(starts) * len(answers) * len(rows)
     answers, starts, rows, answer_rows = (np.ascontiguousarray(a, np.int32)
                                           for a in (answers, starts, rows, pm.answer_rows))
-    sets = (gpu.resident(pm.codes), gpu.resident(pm.answer_major), answers, starts, rows, game.solved,
-            game.n_patterns, left)
+    sets = (gpu.resident(pm.codes), gpu.resident(pm.answer_major), answers, starts, rows, game.solved)
     out = (perm, buckets, totals)
     if hard:
-        gpu.launch(bounds_cuda.start_hard_bounds, blocks, *sets, answer_rows, game.kind, game.length,
+        gpu.launch(bounds_cuda.start_hard_bounds, blocks, *sets, left, answer_rows, game.kind, game.length,
                    game.colours, pm.letters, pm.letter_counts, *out,  # small: copied per launch
                    cells=cells)
     else:
-        gpu.launch(bounds_cuda.start_bounds, blocks, *sets, members_only, answer_rows, *out, cells=cells)
+        gpu.launch(bounds_cuda.start_bounds, blocks, *sets, game.n_patterns, left, members_only, answer_rows,
+                   *out, cells=cells)
     return FirstPass(np.asarray(starts), gpu.to_host(totals), gpu.to_host(buckets), INF)
 
 
