@@ -120,8 +120,8 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
     _sliced(slice_of, len(starts))
 
 
-def _start_hard_bounds(codes, tmat, answers, starts, guesses, solved, left, answer_rows, kind, length, colours,
-                       letters, counts, perm, out, totals) -> None:
+def _start_hard_bounds(codes, tmat, answers, starts, guesses, solved, left, answer_rows, kind, length,
+                       colours, letters, counts, perm, out, totals) -> None:
     """The exact hard-mode first pass (no cutoff) of ``bounds_cpu.start_hard_bounds``."""
     from ..kernels.bounds_cpu import PAIR_MAX, Words, start_hard_bounds
     from ..kernels.config import INF
