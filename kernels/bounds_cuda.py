@@ -164,20 +164,90 @@ def start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left
     fill = cuda.shared.array(MAX_PATTERNS, dtype=int64)
     best = cuda.shared.array(MAX_PATTERNS, dtype=int64)
     split = cuda.shared.array(MAX_PATTERNS, dtype=int64)
-    active = cuda.shared.array(MAX_PATTERNS, dtype=int32)  # the buckets of 3 or more, their count in acc[1]
+    active = cuda.shared.array(MAX_PATTERNS, dtype=int32)  # the buckets of 3 or more, their count last
     acc = cuda.shared.array(2, dtype=int64)
+    tid = cuda.threadIdx.x
+    step = cuda.blockDim.x
     n = answers.shape[0]
     base = cuda.blockIdx.x * n
     for j in range(cuda.blockIdx.x, starts.shape[0], cuda.gridDim.x):
         row0 = codes[starts[j]]
-        _sort_buckets(row0, answers, solved, n_patterns, perm, base, staged, first, fill, best, split, active,
-                      acc)
-        _score_members(tmat, row0, answer_rows, staged, perm, base, n, first, solved, best, split)
+        for p in range(tid, MAX_PATTERNS, step):
+            fill[p] = 0
+            best[p] = 0
+            split[p] = 0
+        if tid == 0:
+            acc[0] = n
+        cuda.syncthreads()
+        for i in range(tid, n, step):
+            cuda.atomic.add(fill, row0[answers[i]], 1)
+        cuda.syncthreads()
+        if tid == 0:
+            first[0] = 0
+            na = 0
+            for p in range(n_patterns):
+                first[p + 1] = first[p] + fill[p]
+                if fill[p] >= 3 and p != solved:
+                    active[na] = p
+                    na += 1
+                fill[p] = first[p]
+            acc[1] = na
+        cuda.syncthreads()
+        for i in range(tid, n, step):
+            at = cuda.atomic.add(fill, row0[answers[i]], 1)
+            perm[base + at] = answers[i]
+            if n <= SHARED_ANSWERS:
+                staged[at] = answers[i]
+        cuda.syncthreads()
+        # each bucket's own answers (they alone can score m + 1), then every other guess
+        for i in range(tid, n, step):
+            p = row0[perm[base + i]]
+            lo = first[p]
+            hi = first[p + 1]
+            if hi - lo >= 3 and p != solved:
+                own = answer_rows[perm[base + i]]
+                if n <= SHARED_ANSWERS:
+                    k, seen = _distinct(tmat, own, staged, 0, lo, hi, solved)
+                else:
+                    k, seen = _distinct(tmat, own, perm, base, lo, hi, solved)
+                cuda.atomic.max(best, p, k + seen)
+                if k == hi - lo:
+                    split[p] = 1
         na = acc[1]
-        for g in range(cuda.threadIdx.x, 0 if members_only else guesses.shape[0], cuda.blockDim.x):
+        for g in range(tid, 0 if members_only else guesses.shape[0], step):
+            col = guesses[g]
             for t in range(na):
-                _score(tmat, guesses[g], staged, perm, base, n, first, active[t], solved, best, split)
-        _write_bounds(j, first, best, split, solved, n_patterns, left, acc, out, totals)
+                p = active[t]
+                lo = first[p]
+                hi = first[p + 1]
+                if n <= SHARED_ANSWERS:
+                    k, seen = _distinct(tmat, col, staged, 0, lo, hi, solved)
+                else:
+                    k, seen = _distinct(tmat, col, perm, base, lo, hi, solved)
+                cuda.atomic.max(best, p, k + seen)
+                if k == hi - lo:
+                    split[p] = 1
+        cuda.syncthreads()
+        for p in range(tid, n_patterns, step):
+            m = first[p + 1] - first[p]
+            v = 0
+            if m > 0 and p != solved:
+                if m == 1:
+                    v = 1
+                elif left <= 1:
+                    v = INF
+                elif m == 2:
+                    v = 3
+                elif left == 2 and split[p] == 0:
+                    v = INF
+                else:
+                    v = max(3 * m - best[p], level_bound(m, left, best[p], 1))
+            out[j, p] = v
+            cuda.atomic.add(acc, 0, v)
+        cuda.syncthreads()
+        if tid == 0:
+            totals[j] = min(acc[0], INF)
+        cuda.syncthreads()
 
 
 RULE_WORDS = MAX_PATTERNS // 64
