@@ -311,8 +311,6 @@ class GpuClock:
     start: float = 0.0
     calls: dict = field(default_factory=dict)
     counts: dict = field(default_factory=dict)
-    twin_cpu: float = 0.0
-    """CPU seconds of the process during the twins' launches (``count`` backend), all phases."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _here: threading.local = field(default_factory=threading.local, repr=False)
     _default: list = field(default_factory=lambda: [WHOLE_RUN], repr=False)
@@ -337,6 +335,11 @@ class GpuClock:
             self._here.phase = before
             if not beside:
                 self._default.remove(name)
+
+    def twin_seconds(self) -> float:
+        """Return the CPU seconds the twins' launches took (``count`` backend), every phase."""
+        with self._lock:
+            return sum(found.get("twin_cpu_seconds", 0.0) for found in self.counts.values())
 
     def tally(self, key: str, amount: float, kernel: str | None = None) -> None:
         """Add ``amount`` to ``key`` of this thread's phase (``launches``: of ``kernel``)."""
@@ -384,7 +387,7 @@ def gpu_phase(backend: Backend, name: str, beside: bool = False):
 
 def twin_cpu_seconds(backend: Backend) -> float | None:
     """Return the CPU seconds ``backend``'s twins have run so far (None: not the count backend)."""
-    return backend.clock.twin_cpu if getattr(backend, "twins", False) else None
+    return backend.clock.twin_seconds() if getattr(backend, "twins", False) else None
 
 
 def gpu_seconds(backend: Backend) -> float | None:
@@ -579,7 +582,6 @@ class CudaBackend(Backend):
             self.clock.tally("launches", 1, kernel=name)
             self.clock.tally("cells", int(cells))
             if self.twins:  # the twins' own CPU seconds (not those of the threads beside them)
-                self.clock.twin_cpu += spent
                 self.clock.tally("twin_cpu_seconds", spent)
 
     def busy(self) -> bool:
