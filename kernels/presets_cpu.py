@@ -262,41 +262,44 @@ def new_total_memo():
 
 @njit(cache=True)
 def disjoint_sets(masks, k, most=1 << 62):
-    """Return int32 [m, k]: every k-tuple i1 < i2 < ... of words whose letter masks are disjoint
-    (only the first ``most + 1`` when there are more: the caller can tell there were too many)."""
+    """Return int32 [m, k]: every k-tuple i1 < i2 < ... of words whose letter masks are disjoint,
+    in lexicographic order (only the first ``most + 1`` when there are more: the caller can tell
+    there were too many)."""
     n = masks.shape[0]
     out = np.empty((1024, k), np.int32)
     count = 0
-    stack = np.zeros(k, np.int32)
-    used = np.zeros(k + 1, np.int64)
+    fits = np.empty((k, n), np.int32)  # fits[d, :size[d]]: the words disjoint from the d chosen
+    size = np.zeros(k, np.int64)
+    tried = np.zeros(k, np.int64)
+    chosen = np.zeros(k, np.int32)
+    fits[0] = np.arange(n)
+    size[0] = n
     depth = 0
-    stack[0] = 0
-    while depth >= 0:
-        i = stack[depth]
-        if i >= n:
+    while depth >= 0 and count <= most:
+        if tried[depth] == size[depth]:
             depth -= 1
-            if depth >= 0:
-                stack[depth] += 1
             continue
-        if used[depth] & masks[i]:
-            stack[depth] += 1
-            continue
+        p = tried[depth]
+        tried[depth] += 1
+        i = fits[depth, p]
+        chosen[depth] = i
         if depth == k - 1:
             if count == out.shape[0]:
                 bigger = np.empty((2 * count, k), np.int32)
                 bigger[:count] = out
                 out = bigger
-            for j in range(k - 1):
-                out[count, j] = stack[j]
-            out[count, k - 1] = i
+            out[count] = chosen
             count += 1
-            if count > most:
-                break
-            stack[depth] += 1
             continue
-        used[depth + 1] = used[depth] | masks[i]
+        m = 0
+        for q in range(p + 1, size[depth]):
+            j = fits[depth, q]
+            if not masks[j] & masks[i]:
+                fits[depth + 1, m] = j
+                m += 1
         depth += 1
-        stack[depth] = i + 1
+        size[depth] = m
+        tried[depth] = 0
     return out[:count].copy()
 
 

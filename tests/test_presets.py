@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter, defaultdict
 
@@ -102,6 +103,19 @@ def test_disjoint_sets_kernel():
     want = {(i, j) for i in range(5) for j in range(i + 1, 5) if not masks[i] & masks[j]}
     assert got == want
     assert k.disjoint_sets(masks, 4).tolist() == [[0, 1, 3, 4], [1, 2, 3, 4]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_disjoint_sets_are_every_disjoint_tuple_in_order(seed):
+    rng = np.random.default_rng(seed)
+    masks = np.array([int(np.bitwise_or.reduce(1 << rng.choice(26, 5, replace=False))) for _ in range(40)],
+                     dtype=np.int64)
+    for size in (1, 2, 3, 4):
+        want = [list(t) for t in itertools.combinations(range(40), size)
+                if all(not masks[a] & masks[b] for a, b in itertools.combinations(t, 2))]
+        assert k.disjoint_sets(masks, size).tolist() == want
+        for most in (0, 3, len(want)):
+            assert k.disjoint_sets(masks, size, most).tolist() == want[:most + 1]
 
 
 # ---- seed 003 figures ----
