@@ -127,6 +127,19 @@ def check_bounds_at_every_node(pm, tree, bounds) -> None:
         assert fp.totals.min() <= v or v == INF
 
 
+@pytest.mark.parametrize("hard", [False, True])
+def test_a_stopped_search_stops_its_first_pass(hard):
+    pm = random_instance("wordle", 5, 14, 30)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    full = first_pass(pm, cols, rows, rows, caps, 5, hard=hard)
+    going = first_pass(pm, cols, rows, rows, caps, 5, hard=hard, stop=np.zeros(1, np.int64))
+    assert (going.totals == full.totals).all() and (going.buckets == full.buckets).all()
+    with pytest.raises(KeyboardInterrupt):
+        first_pass(pm, cols, rows, rows, caps, 5, hard=hard, stop=np.ones(1, np.int64))
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
        cutoff=st.integers(1, 80), pair_max=st.sampled_from([0, 3, 96]))

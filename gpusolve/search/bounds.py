@@ -108,7 +108,8 @@ def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np
 
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
                caps: np.ndarray, left: int, members_only: bool = False, cutoff: int | None = None,
-               kept: Answerers | None = None, pair_max: int | None = None, hard: bool = False) -> FirstPass:
+               kept: Answerers | None = None, pair_max: int | None = None, hard: bool = False,
+               stop: np.ndarray | None = None) -> FirstPass:
     """Return the first-pass bounds of the guess rows ``starts`` over the answer columns
     ``answers`` with ``left`` guesses to go after them.
 
@@ -118,7 +119,9 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     after the start word's reply (hard mode; ``rows`` those allowed before it). With a ``cutoff``,
     a start word's scan stops once its bound reaches it. ``kept``: ``answerers(pm, answers, rows,
     caps, members_only)``, when the caller keeps it; ``pair_max`` tunes the kernels
-    (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result).
+    (``kernels.bounds_cpu.PAIR_MAX``, ``PAIR_RATIO``; never changes a result). ``stop``: a
+    search's stop flag (``Budget.flag[1:]``), polled between the CPU threads' slices: once set,
+    no slice starts and KeyboardInterrupt is raised (the search's own way of stopping).
     """
     import numba
 
@@ -142,6 +145,8 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     guesses = Guesses(kept.rows, kept.caps)
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
+        if stop is not None and stop[0]:
+            return
         if hard:
             start_hard_bounds(codes, words, kept.replies, answers, starts[lo:hi], guesses, game.solved,
                               game.n_patterns, left, answer_rows, kept.member_most, limit, pair_max,
@@ -152,6 +157,8 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
                          buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
+    if stop is not None and stop[0]:
+        raise KeyboardInterrupt
     if fresh.any():  # the threads only read the scores: they are written here, after them
         remember(kept.scores, codes, answers, starts, left, fresh)
     return FirstPass(starts, totals, buckets, limit)

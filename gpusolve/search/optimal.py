@@ -541,7 +541,7 @@ class _Search:
             if caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, kept=kept,
-                                   hard=ctx.mode == "hard")
+                                   hard=ctx.mode == "hard", stop=self.stop)
                 for j, i in enumerate(chunk):
                     if known is not None and int(cand[i]) in known:
                         first.raise_to(j, known[int(cand[i])], n)
