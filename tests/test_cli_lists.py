@@ -59,8 +59,9 @@ CASES = {
                  lambda out, e: [m["guess"] for m in out] == ["SALET", "CORNY"]),
     "preset": (["preset", "SALET", "CORNY"], lambda out, e: out["answers"] == SIZES[e.answers]),
     "solve": (["solve", "--state", STATE], lambda out, e: out["remaining"] == LEFT[e.answers]),
-    "analyze": (["analyze", "--state", STATE, "--show", "3"], lambda out, e: out["moves"][0]["answers_before"]
-                == SIZES[e.answers] and out["moves"][1]["answers_after"] == LEFT[e.answers]),
+    "analyze": (["analyze", "--state", STATE, "--show", "3", "--think", "0.2"],
+                lambda out, e: out["moves"][0]["answers_before"] == SIZES[e.answers]
+                and out["moves"][1]["answers_after"] == LEFT[e.answers]),
     "play": (["play", "--random", "--target", "HAPPY"], lambda out, e: out["turns"][-1]["guess"] == "HAPPY"),
 }
 """A quick invocation of each command (with --json) and a check that it ran on the era's lists."""
