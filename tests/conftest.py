@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -37,7 +38,8 @@ each): written by ``NUMBA_ENABLE_CUDASIM=1 GPUSOLVE_RECORD_LAUNCHES=PATH pytest 
 @pytest.fixture(scope="session", autouse=True)
 def _record_launches():
     """With $GPUSOLVE_RECORD_LAUNCHES under the simulator, write there (as JSON) the argument
-    types of every kernel launch through the CUDA backend: {kernel: [signature, ...]}."""
+    types of every kernel launch through the CUDA backend: {kernel: [signature, ...]}. Under
+    pytest-xdist every worker adds its launches to the file: remove it before such a run."""
     path = os.environ.get("GPUSOLVE_RECORD_LAUNCHES")
     if not (path and SIMULATED):
         yield
@@ -56,8 +58,13 @@ def _record_launches():
     CudaBackend.launch = recording
     yield
     CudaBackend.launch = launch
-    record = {name: sorted(sigs) for name, sigs in sorted(seen.items())}
-    Path(path).write_text(json.dumps(record, indent=1) + "\n")
+    with open(f"{path}.lock", "w") as lock:  # pytest-xdist: each worker adds its own launches
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.environ.get("PYTEST_XDIST_WORKER") and Path(path).exists():
+            for name, sigs in json.loads(Path(path).read_text()).items():
+                seen.setdefault(name, set()).update(sigs)
+        record = {name: sorted(sigs) for name, sigs in sorted(seen.items())}
+        Path(path).write_text(json.dumps(record, indent=1) + "\n")
 
 
 @pytest.fixture(scope="session", autouse=True)
