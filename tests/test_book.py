@@ -1,5 +1,6 @@
-"""The opening book shipped with the package: every reply of every opener, each entry what a fresh
-exact search proves (a sample here), and never used on other lists, modes or limits."""
+"""The opening books shipped with the package: every reply of every opener, each opener's total the
+anchor's, each entry what a fresh exact search proves (a sample here), and never used on other
+lists, modes or limits."""
 
 from __future__ import annotations
 
@@ -9,40 +10,60 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gpusolve.core.eras import era
 from gpusolve.core.errors import GpusolveError
+from gpusolve.core.games import make_game
 from gpusolve.core.history import remaining_answers
-from gpusolve.play.book import OPENERS, format_book, opening_book, parse_book
-from gpusolve.play.openers import proven_opener
+from gpusolve.core.patterns import pattern_matrix
+from gpusolve.play.book import OPENERS, format_book, opening_book, parse_book, shipped_books
 from gpusolve.play.thinking import Thinker
 
+ANCHOR = {
+    "nyt-2022-03": (7897, 7907, 7905, 7903, 7902, 7992, 8020, 7950, 7978, 7975, 8346, 8381),
+    "nyt-2023-07": (11235, 11309, 11283, 11275, 11292, 11373, 11423, 11345, 11351, 11402, 11815, 11822),
+}
+"""The openers' least totals (``OPENERS``' order) in the anchor's published tables
+(alex1770/wordle's results_easy_nyt20220316 and results_easy_nyt20230701)."""
+
 SAMPLE = 24
-"""Entries checked against a fresh exact search (a few seconds in all on one core)."""
+"""Entries of each book checked against a fresh exact search (about a second on one core)."""
 
 
-def test_the_book_covers_every_reply_of_every_opener(full_pm):
-    book = opening_book(full_pm, "normal")
-    assert book is not None and book.lists == "nyt-2022-03"
-    for opener in OPENERS:
-        codes = full_pm.codes[full_pm.guess_index[opener]]
-        replies, sizes = np.unique(codes[codes != full_pm.game.solved], return_counts=True)
-        booked = {reply: e for (word, reply), e in book.entries.items() if word == opener}
-        assert sorted(booked) == replies.tolist()
+@pytest.fixture(scope="module", params=sorted(ANCHOR))
+def booked(request):
+    """Return (the pattern matrix of an era, its shipped book)."""
+    lists = era(request.param)
+    pm = pattern_matrix(make_game("wordle"), lists.guesses, lists.answers, "cpu")
+    return pm, opening_book(pm, "normal")
+
+
+def test_every_book_shipped_is_tested():
+    assert sorted(book.lists for book in shipped_books(make_game("wordle"))) == sorted(ANCHOR)
+
+
+def test_the_book_covers_every_reply_of_every_opener(booked):
+    pm, book = booked
+    assert book is not None and book.lists in ANCHOR
+    for opener, total in zip(OPENERS, ANCHOR[book.lists]):
+        codes = pm.codes[pm.guess_index[opener]]
+        replies, sizes = np.unique(codes[codes != pm.game.solved], return_counts=True)
+        entries = {reply: e for (word, reply), e in book.entries.items() if word == opener}
+        assert sorted(entries) == replies.tolist()
         for reply, size in zip(replies.tolist(), sizes.tolist()):
-            entry = booked[reply]
-            left = remaining_answers(full_pm, [(opener, reply)])
+            entry = entries[reply]
+            left = remaining_answers(pm, [(opener, reply)])
             assert entry.answers == size == len(left)
-            assert entry.guess in full_pm.guess_index and 2 * size - 1 <= entry.total
+            assert entry.guess in pm.guess_index and 2 * size - 1 <= entry.total
             if size == 1:
-                assert (entry.guess, entry.total) == (full_pm.answers[left[0]], 1)
-    # the whole proof's value of its opener, which the book's entries sum to
-    assert book.opener_total("SALET", 2309) == proven_opener(full_pm, "normal").total == 7897
+                assert (entry.guess, entry.total) == (pm.answers[left[0]], 1)
+        assert book.opener_total(opener, len(pm.answers)) == total
 
 
-def test_the_book_matches_a_fresh_exact_search(full_pm):
+def test_the_book_matches_a_fresh_exact_search(booked):
     """A fixed sample of the entries against the exact search without the book: the same least
     total, reached by the shipped guess too (a stale book fails here)."""
-    book = opening_book(full_pm, "normal")
-    thinker = Thinker(full_pm, "normal", float("inf"), book=False)
+    pm, book = booked
+    thinker = Thinker(pm, "normal", float("inf"), book=False)
     positions = sorted(m for m, e in book.entries.items() if 3 <= e.answers < 128)
     for move in random.Random(37).sample(positions, SAMPLE):
         entry = book.entries[move]
