@@ -38,7 +38,8 @@ def booked(request):
 
 
 def test_every_book_shipped_is_tested():
-    assert sorted(book.lists for book in shipped_books(make_game("wordle"))) == sorted(ANCHOR)
+    names = sorted(name for name, _ in shipped_books().values())
+    assert names == [f"book-wordle-{lists}-normal.txt" for lists in sorted(ANCHOR)]
 
 
 def test_the_book_covers_every_reply_of_every_opener(booked):
@@ -85,11 +86,15 @@ def test_the_thinker_answers_from_the_book_at_once(full_pm):
     assert not Thinker(full_pm, "normal", 0.001, book=False).judge([("AUDIO", y)]).exact
 
 
-def test_no_book_for_other_lists_modes_or_limits(full_pm, small_pm):
+def test_no_book_for_other_lists_modes_limits_or_games(full_pm, small_pm, tmp_path):
     assert opening_book(small_pm, "normal") is None  # other guesses: another lists key
     assert opening_book(full_pm, "hard") is None
     assert opening_book(full_pm, "normal", max_guesses=5) is None
     assert Thinker(full_pm, "hard").book is None
+    words = tmp_path / "six.txt"  # Wordle of 6 letters, whose replies the books' could not be
+    words.write_text("BANANA\nCASTLE\nPLANET\nSTRIPE\n")
+    six = pattern_matrix(make_game("wordle", length=6), str(words), str(words), "cpu")
+    assert Thinker(six, "normal").book is None
 
 
 def test_a_book_file_reads_back_as_written_and_a_bad_one_is_refused(full_pm):

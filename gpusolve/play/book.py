@@ -66,31 +66,41 @@ def format_book(game: Game, book: Book) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse_key(line: str) -> tuple[tuple[str, str, int, str], str]:
+    """Return (the key, the era) a book file's second line names; raise ValueError if malformed."""
+    game, mode, max_guesses, lists, digest = line.split()
+    return (game, mode, int(max_guesses), digest), lists
+
+
 def parse_book(game: Game, text: str, name: str) -> Book:
     """Return the book a file's text holds, or raise a one-line error naming the file."""
     lines = text.splitlines()
     try:
         if lines[0] != HEADER:
             raise ValueError("no header")
-        game_name, mode, max_guesses, lists, digest = lines[1].split()
+        key, lists = parse_key(lines[1])
         entries = {}
         for line in lines[2:]:
             opener, reply, answers, guess, total = line.split()
             entries[opener, game.parse_reply(reply)] = Entry(guess, int(total), int(answers))
-        return Book((game_name, mode, int(max_guesses), digest), lists, entries)
+        return Book(key, lists, entries)
     except (ValueError, IndexError, GpusolveError) as e:
         raise GpusolveError(f"{name}: not an opening book ({e})") from None
 
 
 @cache
-def shipped_books(game: Game) -> tuple[Book, ...]:
-    """Return the books shipped for a game (``data/book-GAME-*.txt``)."""
-    files = resources.files("gpusolve.data").iterdir()
-    return tuple(parse_book(game, f.read_text(), f.name) for f in sorted(files, key=lambda f: f.name)
-                 if f.name.startswith(f"book-{game.name}-") and f.name.endswith(".txt"))
+def shipped_books() -> dict[tuple[str, str, int, str], tuple[str, str]]:
+    """Return the file name and text of each book shipped (``data/book-*.txt``), by its key."""
+    books = {}
+    for f in resources.files("gpusolve.data").iterdir():
+        if f.name.startswith("book-") and f.name.endswith(".txt"):
+            text = f.read_text()
+            books[parse_key(text.split("\n", 2)[1])[0]] = f.name, text
+    return books
 
 
 def opening_book(pm: PatternMatrix, mode: str, max_guesses: int = 6) -> Book | None:
-    """Return the shipped book of this game, lists, mode and max guesses, or None where none is."""
-    key = book_key(pm, mode, max_guesses)
-    return next((book for book in shipped_books(pm.game) if book.key == key), None)
+    """Return the shipped book of this game, lists, mode and max guesses, or None where none is
+    (only that book is read: another game's replies may not parse)."""
+    shipped = shipped_books().get(book_key(pm, mode, max_guesses))
+    return None if shipped is None else parse_book(pm.game, shipped[1], shipped[0])
