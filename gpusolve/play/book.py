@@ -1,6 +1,7 @@
 """The opening book: after each of the popular openers (``OPENERS``) and any reply, the proven best
 next guess and the guesses it needs, summed over the answers left; shipped with the package
 (``data/book-*.txt``, written by ``scripts/make_book.py`` from the optimal tree of each opener).
+A reply that leaves no strategy within the max guesses (a hard-mode trap) has no entry.
 
 A book is keyed by the game, mode, max guesses and the lists' content (``lists_key``), so a list
 changed by a single word, another mode or another limit never gets an answer proven on another;
@@ -47,9 +48,12 @@ class Book:
     entries: dict[tuple[Word, int], Entry]
 
     def opener_total(self, opener: Word, answers: int) -> int | None:
-        """Return the least total after ``opener`` over all ``answers`` (None: not in the book)."""
-        totals = [e.total for (word, _), e in self.entries.items() if word == opener]
-        return answers + sum(totals) if totals else None
+        """Return the least total after ``opener`` over all ``answers`` (None: not in the book, or
+        some reply leaves no strategy within the max guesses: a hard-mode trap, left out)."""
+        booked = [e for (word, _), e in self.entries.items() if word == opener]
+        # all answers but the opener's own; a reply left out leaves two or more
+        whole = sum(e.answers for e in booked) >= answers - 1
+        return answers + sum(e.total for e in booked) if booked and whole else None
 
 
 def book_key(pm: PatternMatrix, mode: str, max_guesses: int) -> tuple[str, str, int, str]:
