@@ -2,7 +2,7 @@
 positions after it and any reply, weighted by the answers that reach them, where ``gpusolve solve``
 gives the exact best next guess within its thinking budget (normal mode, the default lists).
 
-Usage: python scripts/bench_advice.py [--openers SALET,CRANE] [--limit N] [--think 2]
+Usage: python scripts/bench_advice.py [--openers SALET,CRANE] [--limit N] [--think 2] [--mode hard]
 
 Each position gets a fresh assistant (no memo or proven tree from another position) in one
 process whose kernels are loaded once beforehand, as in a game after its first search. Each line
@@ -44,14 +44,15 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="measure the N largest replies of each")
     parser.add_argument("--think", type=float, default=THINK_SECONDS, help="the thinking budget, seconds")
     parser.add_argument("--cpu", type=float, default=THINK_SECONDS, help="the CPU seconds counted as in time")
+    parser.add_argument("--mode", default="normal", help="normal or hard (the issue's goal: normal)")
     parser.add_argument("--verbose", action="store_true", help="a line per position")
     args = parser.parse_args()
     pm = pattern_matrix()
-    warm = Assistant(pm, think=60, book=False)
+    warm = Assistant(pm, mode=args.mode, think=60, book=False)
     warm.play("SALET", pm.game.parse_reply("....."))
     warm.advice()  # the exact search's kernels loaded, not timed below
-    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; think {args.think:g} s; "
-          f"share of answers whose position after the opener gets exact advice")
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.mode} mode; "
+          f"think {args.think:g} s; share of answers whose position after the opener gets exact advice")
     for opener in args.openers.upper().split(","):
         codes = pm.codes[pm.guess_index[opener]]
         replies, sizes = np.unique(codes[codes != pm.game.solved], return_counts=True)
@@ -62,12 +63,12 @@ def main() -> None:
         for i in order:
             reply, size = int(replies[i]), int(sizes[i])
             measured += size
-            a = Assistant(pm, think=args.think)
+            a = Assistant(pm, mode=args.mode, think=args.think)
             a.play(opener, reply)
             start = time.perf_counter()
             booked += size * (a.advice().mean is not None and time.perf_counter() - start <= args.think)
             slowest_booked = max(slowest_booked, time.perf_counter() - start)
-            a = Assistant(pm, think=args.think, book=False)
+            a = Assistant(pm, mode=args.mode, think=args.think, book=False)
             a.play(opener, reply)
             start, cpu = time.perf_counter(), time.process_time()
             advice = a.advice()
