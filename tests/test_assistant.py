@@ -224,7 +224,7 @@ def test_analysis_against_the_proof(full_pm):
     assert rhomb.cost == 0 and rhomb.best.guess == "RHOMB" and rhomb.received_left == 1
     assert [full_pm.answers[a] for a in left] == ["FURRY"]
     hurried, _ = analyze_game(full_pm, moves[:2], seconds=0.001)
-    assert hurried[0].cost_exact and not hurried[0].luck_exact  # 221 answers: estimated
+    assert hurried[0].cost_exact and hurried[0].luck_exact  # every reply to SALET: the opening book
     assert not hurried[1].cost_exact and hurried[1].cost >= 0
     ranked = by_commonness(["FURRY", "HURRY", "MURKY", "RUDDY", "RUGBY"])
     assert next(w for w, _ in ranked) == "RUGBY"
@@ -398,10 +398,11 @@ def test_cli_rank_prior():
 def test_advice_is_exact_within_the_thinking_budget(monkeypatch, full_pm):
     """The exact search answers wherever it finishes in time (221 answers after SALET .....: the
     value optimal-tree --state proves); past the budget the advice is greedy and says why; a
-    position the proven tree reaches (the advice followed) needs no search at all."""
+    position the proven tree reaches (the advice followed) needs no search at all; the opening
+    book answers the same at once."""
     from gpusolve.search import optimal
 
-    a = Assistant(full_pm, think=UNHURRIED)
+    a = Assistant(full_pm, think=UNHURRIED, book=False)
     a.play("SALET", full_pm.game.parse_reply("....."))
     advice = a.advice()
     alone = optimal.solve(full_pm, optimal.Question(moves=tuple(a.moves), tree=False))
@@ -415,17 +416,21 @@ def test_advice_is_exact_within_the_thinking_budget(monkeypatch, full_pm):
     a.play("COURD", full_pm.game.parse_reply("....."))
     followed = a.advice()
     monkeypatch.undo()
-    fresh = Assistant(full_pm, think=UNHURRIED)
+    fresh = Assistant(full_pm, think=UNHURRIED, book=False)
     for word, reply in a.moves:
         fresh.play(word, reply)
     again = fresh.advice()
     assert followed.method.startswith("exact: ")
     assert (followed.best, followed.mean) == (again.best, again.mean)
-    hurried = Assistant(full_pm, think=0.001)
+    hurried = Assistant(full_pm, think=0.001, book=False)
     hurried.play("SALET", full_pm.game.parse_reply("....."))
     greedy = hurried.advice()
     assert greedy.method == "greedy by entropy: the exact search did not finish in 0.001 s"
     assert greedy.best == "CORNU" and greedy.mean is None and not greedy.as_dict()["proven"]
+    booked = Assistant(full_pm, think=0.001)
+    booked.play("SALET", full_pm.game.parse_reply("....."))
+    told = booked.advice()
+    assert (told.best, told.method, told.mean) == ("COURD", advice.method, 609 / 221)
     with pytest.raises(GpusolveError, match="positive number of seconds"):
         Assistant(full_pm, think=float("nan"))
 

@@ -3,7 +3,8 @@
 The opening guess is the opener proven best on the lists in use where one is known
 (``gpusolve.play.openers``). The best next guess is exact (``gpusolve.search.optimal``: the least
 expected number of guesses, proven) where the exact search finishes within the thinking budget
-(``gpusolve.play.thinking``; Ctrl-C cuts it short), trivially exact with one or two answers left,
+(``gpusolve.play.thinking``; Ctrl-C cuts it short) or the opening book holds it
+(``gpusolve.play.book``: after a popular opener and any reply), trivially exact with one or two answers left,
 and otherwise greedy by a partition metric (``gpusolve.search.metrics.rank_guesses``, or the
 weighted ranking under a prior, where the exact search, which weighs the answers alike, is not
 asked), with the reason.
@@ -61,10 +62,12 @@ class Assistant:
 
     def __init__(self, pm: PatternMatrix, mode: str = "normal", metric: str = "entropy",
                  prior: str = "uniform", top: int = 5, exact: bool = True,
-                 words: tuple[Word, ...] | None = None, think: float = THINK_SECONDS) -> None:
+                 words: tuple[Word, ...] | None = None, think: float = THINK_SECONDS,
+                 book: bool = True) -> None:
         """``words``: the answer list as read, before Jotto keeps one word per set of letters
         (to name every answer a Jotto reply of all letters in common leaves); ``think``: the
-        seconds the exact search may take per position."""
+        seconds the exact search may take per position; ``book``: answer the positions after the
+        opening book's openers from it (``gpusolve.play.book``; False: search them)."""
         self.pm = pm
         self.words = words
         self.mode = check_mode(mode)
@@ -73,7 +76,7 @@ class Assistant:
         self.weights = answer_weights(pm, prior) if prior != "uniform" else None
         self.top = top
         self.exact = exact
-        self.thinker = Thinker(pm, self.mode, think)
+        self.thinker = Thinker(pm, self.mode, think, book=book)
         self.moves: list[Move] = []
 
     def remaining(self) -> np.ndarray:

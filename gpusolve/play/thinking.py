@@ -4,7 +4,8 @@ time, and why not where it does not.
 
 One ``Thinker`` lasts a game (or an analysis): its searches share one memo (``MemoPool``), and
 it keeps the optimal trees it has proven, so that a position those trees reach (the player
-followed the advice) is answered from them at once, with no search.
+followed the advice) is answered from them at once, with no search. A position after one of the
+opening book's openers (``gpusolve.play.book``) is answered from the book, with no search.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..core.words import Word
 from ..search.defaults import THINK_SECONDS
 from ..search.memo import MemoPool
 from ..search.plumbing import Budget
+from .book import opening_book
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,14 @@ class Thinker:
     """Exact searches over one game, lists and mode, each within ``seconds``."""
 
     def __init__(self, pm: PatternMatrix, mode: str, seconds: float = THINK_SECONDS,
-                 max_guesses: int = 6) -> None:
+                 max_guesses: int = 6, book: bool = True) -> None:
+        """``book``: answer the positions the opening book holds from it (False: search them)."""
         self.pm = pm
         self.mode = mode
         self.seconds = check_think(seconds)
         self.max_guesses = max_guesses
         self.memos = MemoPool()
+        self.book = opening_book(pm, mode, max_guesses) if book else None
         self.proven: dict[tuple[Move, ...], Tree] = {}
         """Optimal trees proven, by the moves of the position each starts from."""
 
@@ -84,6 +88,20 @@ class Thinker:
                 return node
         return None
 
+    def look_up(self, moves: tuple[Move, ...], guess: Word | None) -> Verdict | None:
+        """Return the opening book's verdict on ``guess`` (None: the best guess) at the position
+        ``moves`` reach, where the book holds it: the opener's total at the start, and the best
+        guess after an opener and its reply."""
+        if self.book is None:
+            return None
+        if not moves and guess is not None:
+            total = self.book.opener_total(guess, len(self.pm.answers))
+            return None if total is None else Verdict(guess, total, len(self.pm.answers))
+        entry = self.book.entries.get(moves[0]) if len(moves) == 1 else None
+        if entry is None or guess not in (None, entry.guess):
+            return None
+        return Verdict(entry.guess, entry.total, entry.answers)
+
     def judge(self, moves: list[Move], guess: Word | None = None) -> Verdict:
         """Return the exact total of ``guess`` (None: of the best guess, which it names) at the
         position ``moves`` reach, or a verdict saying why it is not known."""
@@ -93,6 +111,9 @@ class Thinker:
         known = self.recall(moves)
         if isinstance(known, Node) and guess in (None, known.guess):
             return Verdict(known.guess, tree_total(known), known.size)
+        booked = self.look_up(moves, guess)
+        if booked is not None:
+            return booked
         budget = Budget(None, self.seconds if math.isfinite(self.seconds) else None)
         question = optimal.Question(start=guess, moves=moves, mode=self.mode, max_guesses=self.max_guesses)
         try:

@@ -14,9 +14,10 @@ FREE_MIN = 3
 THINK_SECONDS = 2.0
 """The default thinking budget of one exact search of the assistant (seconds;
 ``gpusolve.play.thinking``): play still feels immediate, and after each of 12 usual openers and
-any reply the costliest position needs 1.9 CPU-seconds over the two worker threads, and at most
-1.4 on the one thread that searches a set under 128 answers (scripts/bench_advice.py, 2026-11-27):
-within it on the 2 development cores when they are quiet."""
+any reply the costliest position needs 1.9-2.0 CPU-seconds over the two worker threads, and at
+most 1.4-1.6 on the one thread that searches a set under 128 answers (scripts/bench_advice.py,
+2026-11-27): within it on the 2 development cores when they are quiet. Those positions are in
+the opening book (``gpusolve.play.book``) too, answered at once on any machine."""
 
 ANALYZE_SECONDS = 10.0
 """The default budget of one exact search of ``gpusolve analyze`` (seconds): a game is judged
