@@ -1,7 +1,8 @@
 """What the README's first command compiles (issue 29): the exact search's numba functions once each,
 none for a literal argument value, none of the symmetries' code (Wordle's lists have none), no
 parallel loop (``parallel=True``: a second more each) and no string formatting (a slice assignment
-compiles its shape error's message: two seconds).
+compiles its shape error's message: two seconds); and since issue 37 none of hard mode's code (in
+normal mode, about two seconds).
 A fresh process with an empty numba cache records numba's compile events, as
 ``scripts/compile_table.py`` does (which times them)."""
 
@@ -38,11 +39,14 @@ finally:
     print(json.dumps(compiled))
 """
 
+HARD = ("hard_rule", "rule_allows", "_combined_rule", "_hard_key", "_same_moves", "_path_hash", "_rule_hash")
+"""The search's hard-mode functions (``kernels.optimal_cpu``): a normal-mode search compiles none."""
+
 
 def test_the_first_optimal_tree_compiles_each_search_function_once(tmp_path):
     """Every function of the exact search compiles once (no literal values, no second signature),
-    nothing of the symmetries' kernels, no kernel of the command is a parallel loop, and none formats a
-    string."""
+    nothing of the symmetries' kernels nor of hard mode's, no kernel of the command is a parallel loop,
+    and none formats a string."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     done = subprocess.run([sys.executable, "-c", RECORD], capture_output=True, text=True, env=env,
                           cwd=tempfile.gettempdir(), timeout=900)
@@ -58,3 +62,4 @@ def test_the_first_optimal_tree_compiles_each_search_function_once(tmp_path):
     assert [name for name, _ in ours if name.split(".")[2] in ("canonical_cpu", "symmetry_cpu")] == []
     assert [name for name, _, parallel in compiled if parallel] == []
     assert [name for name, _, _ in compiled if name.startswith("numba.cpython.unicode.")] == []
+    assert [name for name in search if name.rsplit(".", 1)[1] in HARD] == []

@@ -339,7 +339,7 @@ class _Recall:
         self.ctx = ctx
         self.memo = table.memo
         self.params = ctx.params.copy()
-        self.moves = new_moves(ctx.max_guesses + 2, ctx.rule_width)
+        self.moves = new_moves(ctx.max_guesses + 2, ctx.rule_width, ctx.mode == "hard")
         self.stats = np.zeros(N_STATS, np.int64)
         """The memo's hits and stores for these sets (no nodes: the workers count those)."""
 
