@@ -74,7 +74,8 @@ sets shares with it (``closed_form``, ``bucket_floor``, ``sort_keys``, and its l
 numba compiles a function again for each literal value an argument takes, and for the literal a
 counter starts with while it infers the types; a workspace without symmetries (``sym`` and
 ``canon`` None) compiles none of their code, and one outside hard mode (``moves.hard`` None, passed
-to the phases as ``hard``) none of hard mode's.
+to the phases as ``hard``) none of hard mode's; the guesses and buckets are ordered by
+``sorting.argsort`` (numba's ``np.argsort`` order, one function where numba compiles seven).
 """
 
 import mmap
@@ -89,7 +90,7 @@ from .canonical_cpu import image_members, image_row, least_moves
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
-from .sorting import insertion_sort
+from .sorting import argsort, insertion_sort
 from .symmetry_cpu import mark_classes
 
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
@@ -1008,7 +1009,7 @@ def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
 def _order(at, most, nsurv, stamp, rowg, inset, lbs, keys):
     """Return the kept guesses by increasing sort key, their bounds raised to the level bound."""
     _guess_bounds(at.level, at.n, at.d, most, nsurv, rowg, inset, stamp, lbs, keys)
-    return np.argsort(keys[at.level, :nsurv])
+    return argsort(keys[at.level, :nsurv])
 
 
 @_phase
@@ -1191,7 +1192,7 @@ def _bucket_order(sizes, smallest):
     yet, where every bucket is searched whole in any order) the smallest first: a guess with no
     strategy within the limit is stopped by its first bucket with none, in hard mode most
     often a small one (answers sharing most letters, which the rule keeps guessing)."""
-    return np.argsort(sizes) if smallest else np.argsort(-sizes)
+    return argsort(sizes) if smallest else argsort(-sizes)
 
 
 @njit(cache=True, nogil=True)

@@ -2,7 +2,8 @@
 none for a literal argument value, none of the symmetries' code (Wordle's lists have none), no
 parallel loop (``parallel=True``: a second more each) and no string formatting (a slice assignment
 compiles its shape error's message: two seconds); and since issue 37 none of hard mode's code (in
-normal mode, about two seconds).
+normal mode, about two seconds) and not numba's quicksort (``np.argsort``: seven functions, a second;
+``kernels.sorting.argsort`` gives its order).
 A fresh process with an empty numba cache records numba's compile events, as
 ``scripts/compile_table.py`` does (which times them)."""
 
@@ -46,7 +47,7 @@ HARD = ("hard_rule", "rule_allows", "_combined_rule", "_hard_key", "_same_moves"
 def test_the_first_optimal_tree_compiles_each_search_function_once(tmp_path):
     """Every function of the exact search compiles once (no literal values, no second signature),
     nothing of the symmetries' kernels nor of hard mode's, no kernel of the command is a parallel loop,
-    and none formats a string."""
+    none formats a string and none sorts by numba's quicksort."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     done = subprocess.run([sys.executable, "-c", RECORD], capture_output=True, text=True, env=env,
                           cwd=tempfile.gettempdir(), timeout=900)
@@ -63,3 +64,4 @@ def test_the_first_optimal_tree_compiles_each_search_function_once(tmp_path):
     assert [name for name, _, parallel in compiled if parallel] == []
     assert [name for name, _, _ in compiled if name.startswith("numba.cpython.unicode.")] == []
     assert [name for name in search if name.rsplit(".", 1)[1] in HARD] == []
+    assert [name for name, _, _ in compiled if name.startswith("numba.misc.quicksort.")] == []
