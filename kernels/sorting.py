@@ -17,6 +17,33 @@ def insertion_sort(a, n):
         a[y] = item
 
 
+@njit(cache=True, nogil=True)
+def median_of_three(values, order, lo, mid, hi):
+    """Put ``order[lo]``, ``order[mid]``, ``order[hi]`` in the order of their ``values`` (how numpy's
+    and numba's quicksorts both pick a pivot); return the middle value."""
+    if values[order[mid]] < values[order[lo]]:
+        order[lo], order[mid] = order[mid], order[lo]
+    if values[order[hi]] < values[order[mid]]:
+        order[hi], order[mid] = order[mid], order[hi]
+    if values[order[mid]] < values[order[lo]]:
+        order[lo], order[mid] = order[mid], order[lo]
+    return values[order[mid]]
+
+
+@njit(cache=True, nogil=True)
+def insertion_order(values, order, lo, hi):
+    """Sort ``order[lo:hi + 1]`` (positions into ``values``) by their values, by insertion (equal
+    values keep their order), as numpy's and numba's quicksorts sort their short runs."""
+    for i in range(lo + 1, hi + 1):
+        item = order[i]
+        key = values[item]
+        j = i
+        while j > lo and key < values[order[j - 1]]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = item
+
+
 SMALL_QUICKSORT = 15
 """Numba's quicksort sorts parts of at most this many by insertion (``numba.misc.quicksort``)."""
 
@@ -44,13 +71,7 @@ def argsort(a):
         low, high = lows[k], highs[k]
         while high - low >= SMALL_QUICKSORT:  # split around the median of three, the larger part kept
             mid = (low + high) >> 1
-            if a[r[mid]] < a[r[low]]:
-                r[low], r[mid] = r[mid], r[low]
-            if a[r[high]] < a[r[mid]]:
-                r[high], r[mid] = r[mid], r[high]
-            if a[r[mid]] < a[r[low]]:
-                r[low], r[mid] = r[mid], r[low]
-            pivot = a[r[mid]]
+            pivot = median_of_three(a, r, low, mid, high)
             r[high], r[mid] = r[mid], r[high]
             i, j = low, high - 1
             while True:
@@ -74,12 +95,5 @@ def argsort(a):
                     lows[k], highs[k] = low, i - 1
                     k += 1
                 low = i + 1
-        for x in range(low + 1, high + 1):  # the part left, by insertion
-            key = r[x]
-            v = a[key]
-            y = x
-            while y > low and v < a[r[y - 1]]:
-                r[y] = r[y - 1]
-                y -= 1
-            r[y] = key
+        insertion_order(a, r, low, high)  # the part left
     return r
