@@ -524,7 +524,11 @@ class _Search:
         if limit is not None:
             order = order[:limit]
         choice.candidates = len(order)
-        caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
+        # first-pass bounds refute guesses and give their buckets limits against a cutoff: a guess alone
+        # with none (a given start word's exact total) has nothing to refute, and its buckets no limit
+        # (their bounds under NO_CUTOFF change no search): a whole-set scan of every guess saved
+        wanted = len(order) > 1 or beta < NO_CUTOFF
+        caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 and wanted else None
         kept = None
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
         if caps is not None and on_gpu(pm, n, len(order), cutoff=None if beta >= NO_CUTOFF else beta):
