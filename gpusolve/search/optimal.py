@@ -721,6 +721,16 @@ def _warm(ctx: _Context) -> None:
     recall.put(answers, 2, (), 5, True, int(rows[0]), 1)
 
 
+def _first_pass_kernels(ctx: _Context, rows: np.ndarray) -> None:
+    """Compile the first pass's kernels here while the search's compile aside (``aside``): a first
+    pass of one guess over 64 answers (its buckets' scores remembered too)."""
+    answers = np.arange(min(64, ctx.codes.shape[1]), dtype=np.int32)
+    guessers = ctx.answer_rows[answers] if ctx.mode == "consistent" else rows
+    caps = guess_caps(guess_table(ctx.pm, answers, guessers))
+    first_pass(ctx.pm, answers, guessers[:1], guessers, caps, 2, members_only=ctx.mode == "consistent",
+               hard=ctx.mode == "hard")
+
+
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
           guess: int | None = None, ws: _Workspace | None = None, hist: History = None) -> tuple[Tree, int]:
     """Return (the optimal subtree for ``answers``, the set the guess rows ``hist`` leave, and
@@ -862,6 +872,8 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
     compiling = aside.start(look_up_set, _shared_kernels, lambda: _warm(ctx))
+    if compiling is not None and n >= FIRST_PASS_MIN_ANSWERS and depth >= 2:  # the first passes' to come
+        _first_pass_kernels(ctx, rows)
     search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.memos)
     search.aside = compiling
     budget = o.budget or Budget(None, o.seconds)
