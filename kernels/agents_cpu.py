@@ -21,7 +21,7 @@ Scores (``guess_scores``), per guess over a node's answers:
 import numpy as np
 from numba import njit, prange
 
-from .sorting import insertion_sort
+from .sorting import insertion_order, insertion_sort, median_of_three
 
 INFO, SPLITS, PRUNE = 0, 1, 2
 SMALL = 15
@@ -86,13 +86,7 @@ def introsort_with_depth(values, depth):
         else:
             while hi - lo > SMALL:
                 mid = lo + ((hi - lo) >> 1)
-                if values[order[mid]] < values[order[lo]]:
-                    order[mid], order[lo] = order[lo], order[mid]
-                if values[order[hi]] < values[order[mid]]:
-                    order[hi], order[mid] = order[mid], order[hi]
-                if values[order[mid]] < values[order[lo]]:
-                    order[mid], order[lo] = order[lo], order[mid]
-                pivot = values[order[mid]]
+                pivot = median_of_three(values, order, lo, mid, hi)
                 i = lo
                 j = hi - 1
                 order[mid], order[j] = order[j], order[mid]
@@ -118,14 +112,7 @@ def introsort_with_depth(values, depth):
                     lo = i + 1
                 depths[top >> 1] = depth
                 top += 2
-            for i in range(lo + 1, hi + 1):
-                item = order[i]
-                key = values[item]
-                j = i
-                while j > lo and key < values[order[j - 1]]:
-                    order[j] = order[j - 1]
-                    j -= 1
-                order[j] = item
+            insertion_order(values, order, lo, hi)
         if top == 0:
             return order
         top -= 2

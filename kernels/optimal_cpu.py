@@ -72,8 +72,10 @@ sets shares with it (``closed_form``, ``bucket_floor``, ``sort_keys``, and its l
 ``look_up_set`` and ``settle_set``), calls between compiled functions pass plain
 ``int64`` (``np.int64(...)``), never a literal constant nor a counter that starts at a literal:
 numba compiles a function again for each literal value an argument takes, and for the literal a
-counter starts with while it infers the types; and a workspace without symmetries (``sym`` and
-``canon`` None) compiles none of their code.
+counter starts with while it infers the types; a workspace without symmetries (``sym`` and
+``canon`` None) compiles none of their code, and one outside hard mode (``moves.hard`` None, passed
+to the phases as ``hard``) none of hard mode's; the guesses and buckets are ordered by
+``sorting.argsort`` (numba's ``np.argsort`` order, one function where numba compiles seven).
 """
 
 import mmap
@@ -88,7 +90,7 @@ from .canonical_cpu import image_members, image_row, least_moves
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
 from .replies import SCRATCH
-from .sorting import insertion_sort
+from .sorting import argsort, insertion_sort
 from .symmetry_cpu import mark_classes
 
 Shared = namedtuple("Shared", "codes answer_rows zob1 zob2 glet gcnt genc zob32")
@@ -116,10 +118,14 @@ its scratch, and the gathered answer-major matrix with its identity rows."""
 Seen = namedtuple("Seen", "stamp idx hash")
 """The hash table of the reply rows a scan keeps (normal mode: one guess per reply vector)."""
 
-Moves = namedtuple("Moves", "path rule rscratch scratch")
+Moves = namedtuple("Moves", "path rule hard")
 """The moves from the root set (``path[:params[P_PATH0] + level]``, each ``guess row * replies +
-reply``), a set's combined hard-mode rule (``rule``, Wordle) with its scratch, and the compiled
-rule of one move (``scratch``, ``kernels.hardmode``)."""
+reply``), a set's combined hard-mode rule (``rule``, Wordle's hard mode; no columns otherwise)
+and hard mode's scratch (``Hard``; None in the other modes: none of hard mode's code is compiled
+then, as for ``Scratch.sym``)."""
+
+Hard = namedtuple("Hard", "rscratch scratch")
+"""Hard mode's scratch: the combined rule's, and the compiled rule of one move (``kernels.hardmode``)."""
 
 Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally pairs seen moves sym canon")
 """One worker's arrays (``new_scratch``): parameters, counters (``stats``;
@@ -272,11 +278,11 @@ def _same_moves(memo, i, path, plen):
 @_phase
 def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
     """Return whether slot ``i`` holds the set ``members[lo:lo + n]`` with ``d`` guesses left,
-    reached by the moves ``path[:plen]`` (in hard mode with the combined ``rule``; see the module
-    docstring: nothing here trusts a hash)."""
+    reached by the moves ``path[:plen]`` (in hard mode, ``hard`` not None, with the combined
+    ``rule``; see the module docstring: nothing here trusts a hash)."""
     if memo.mflag[i] == EMPTY or memo.mdepth[i] != d or memo.msize[i] != n:
         return False
-    if hard:
+    if hard is not None:
         if rule.shape[0] == 0:
             return _same_moves(memo, i, path, plen)
         for j in range(rule.shape[0]):
@@ -294,14 +300,15 @@ def _holds(memo, i, members, lo, n, d, path, plen, hard, rule, codes, npat):
 
 
 @_phase
-def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule):
+def _memo_find(memo, params, codes, k1, k2, members, lo, n, d, path, plen, rule, hard):
     """Return the slot holding the set ``members[lo:lo + n]`` with ``d`` guesses left (keys
-    k1, k2; reached by the moves ``path[:plen]``, combined ``rule`` in hard mode), or -1."""
+    k1, k2; reached by the moves ``path[:plen]``, combined ``rule`` in hard mode: ``hard`` not
+    None), or -1."""
     base = _bucket(memo.mmask[0], k1)
     for w in range(WAYS):
         i = base + w
         if memo.mk2[i] == k2 and memo.mk1[i] == k1 and _holds(
-                memo, i, members, lo, n, d, path, plen, params[P_MODE] == HARD, rule, codes, params[P_NPAT]):
+                memo, i, members, lo, n, d, path, plen, hard, rule, codes, params[P_NPAT]):
             return i
     return -1
 
@@ -391,14 +398,15 @@ def _memo_write(memo, same, k1, k2, flag, value, guess, size, work, d, path, ple
 
 
 @_phase
-def _store(at, flag, value, guess, work, params, stats, glob, moves, shared, memo):
+def _store(at, flag, value, guess, work, params, stats, glob, moves, hard, shared, memo):
     """Store the node's exact value (``flag`` EXACT, with its best guess or -1) or lower bound (LOWER)
-    in the memo with the ``work`` it took, keyed and recorded as its look-up finds it."""
+    in the memo with the ``work`` it took, keyed and recorded as its look-up finds it (``hard``:
+    ``moves.hard``)."""
     plen = params[P_PATH0] + at.level
-    if params[P_MODE] == HARD and moves.rule.shape[0] > 0:
-        _combined_rule(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch)
+    if hard is not None and moves.rule.shape[0] > 0:
+        _combined_rule(params, shared.glet, moves.path, plen, moves.rule, hard.rscratch)
     same = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[at.level], at.lo, at.n, at.d, moves.path,
-                      plen, moves.rule)
+                      plen, moves.rule, hard)
     _memo_write(memo, same, at.k1, at.k2, flag, value, guess, at.n, work, at.d, moves.path, plen, moves.rule,
                 stats)
 
@@ -416,12 +424,12 @@ def _settle(at, flag, value, guess, params, stats, stop, glob, moves, shared, ca
     level, n, d = at.level, at.n, at.d
     plen = params[P_PATH0] + level
     spent = _spent(stats, at.w0)
-    _store(at, flag, value, guess, spent, params, stats, glob, moves, shared, memo)
+    _store(at, flag, value, guess, spent, params, stats, glob, moves, moves.hard, shared, memo)
     if canon is not None and canon.on[level]:
         c1 = canon.keys[level, 0]
         c2 = canon.keys[level, 1]
         same = _memo_find(memo, params, shared.codes, c1, c2, canon.members[level], np.int64(0), n, d,
-                          canon.path[level], plen, moves.rule)
+                          canon.path[level], plen, moves.rule, moves.hard)
         if guess >= 0:
             guess = image_row(shared.glet, canon, canon.sig[level], guess, params[P_COLOURS])
         _memo_write(memo, same, c1, c2, flag, value, guess, n, spent, d, canon.path[level], plen, moves.rule,
@@ -584,30 +592,31 @@ def _few(level, lo, n, d, answer_rows, glob, stats):
 
 
 @_phase
-def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, shared):
+def _enter(level, lo, n, d, cg, cp, params, stats, by_depth, glob, moves, hard, shared):
     """Return the ``Node`` of a set of ``n`` answers at ``level`` with ``d`` guesses left: counted,
     its memo keys made (in hard mode with its moves' rule, left in ``moves.rule``), and its own
-    hard-mode rule (``cg``, ``cp``) compiled into ``moves.scratch``."""
+    hard-mode rule (``cg``, ``cp``) compiled into ``hard.scratch`` (``hard``: ``moves.hard``)."""
     w0 = _spent(stats, 0)
     stats[S_NODES] += 1
     by_depth[d, D_NODES] += 1
-    if cg >= 0:
-        hard_rule(params, shared.glet, cg, cp, moves.scratch)  # checked lazily, where a guess splits S
-    k1, k2 = _set_keys(glob[level], lo, n, d, params[P_PATH0] + level, params, moves, shared)
+    if hard is not None and cg >= 0:
+        hard_rule(params, shared.glet, cg, cp, hard.scratch)  # checked lazily, where a guess splits S
+    k1, k2 = _set_keys(glob[level], lo, n, d, params[P_PATH0] + level, params, moves, hard, shared)
     return Node(level, lo, n, d, cg, cp, k1, k2, w0)
 
 
 @_phase
-def _set_keys(members, lo, n, d, plen, params, moves, shared):
+def _set_keys(members, lo, n, d, plen, params, moves, hard, shared):
     """Return the memo keys of the set ``members[lo:lo + n]`` with ``d`` guesses left, reached by the
-    moves ``moves.path[:plen]`` (in hard mode with their rule, left in ``moves.rule``)."""
+    moves ``moves.path[:plen]`` (in hard mode, ``hard`` not None, with their rule, left in
+    ``moves.rule``)."""
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     for i in range(lo, lo + n):
         h1 += shared.zob1[members[i]]
         h2 += shared.zob2[members[i]]
-    if params[P_MODE] == HARD:
-        h1 += _hard_key(params, shared.glet, moves.path, plen, moves.rule, moves.rscratch) * _MIX
+    if hard is not None:
+        h1 += _hard_key(params, shared.glet, moves.path, plen, moves.rule, hard.rscratch) * _MIX
     return _memo_key(h1, h2, d, params)
 
 
@@ -621,7 +630,7 @@ def _look_up(at, beta, params, glob, moves, shared, memo, canon):
     slot = -1
     if at.cg < 0:
         slot = _memo_find(memo, params, shared.codes, at.k1, at.k2, glob[level], at.lo, n, at.d, moves.path,
-                          plen, moves.rule)
+                          plen, moves.rule, moves.hard)
     if canon is None:
         return slot
     canon.on[level] = 0
@@ -631,7 +640,8 @@ def _look_up(at, beta, params, glob, moves, shared, memo, canon):
         canon.on[level] = 1
         if slot < 0:
             slot = _memo_find(memo, params, shared.codes, canon.keys[level, 0], canon.keys[level, 1],
-                              canon.members[level], np.int64(0), n, at.d, canon.path[level], plen, moves.rule)
+                              canon.members[level], np.int64(0), n, at.d, canon.path[level], plen, moves.rule,
+                              moves.hard)
     return slot
 
 
@@ -702,9 +712,9 @@ def _split_by_member(at, lv, tally, stats):
 
 
 @_phase
-def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared):
+def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, hard, shared):
     """Return a guess of ``rows[:m]`` not in S that splits S into singletons (and meets the node's
-    hard-mode rule), or -1."""
+    hard-mode rule: ``hard`` the ``Hard`` scratch, None outside hard mode), or -1."""
     level, lo, n = at.level, at.lo, at.n
     mat = lv.cmat[level]
     width = lv.stride[level]
@@ -714,14 +724,14 @@ def _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared)
         g = lv.rowg[level, r]
         if tally.inset[g] != stamp and _repeats(mat, r * width, answers, tally.mark, stats,
                                                 np.int64(1)) == 0 and (
-                at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc, at.cg, at.cp, g,
-                                         moves.scratch)):
+                hard is None or at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc, at.cg,
+                                                         at.cp, g, hard.scratch)):
             return g
     return -1
 
 
 @_phase
-def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, moves, shared):
+def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, hard, shared):
     """Return (value, flag, best guess) where a closed form decides the node: a guess splitting S
     into singletons (2n - 1 in S, 2n outside), one in S leaving a pair (2n), none with two guesses
     left (``INF``), or a bound reaching ``beta`` (LOWER); else (the bound known, EMPTY, -1).
@@ -733,7 +743,7 @@ def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, mov
         if guess >= 0:
             return value, EXACT, guess
         if not fast:
-            guess = _split_by_other(at, rows, m, stamp, params, stats, lv, tally, moves, shared)
+            guess = _split_by_other(at, rows, m, stamp, params, stats, lv, tally, hard, shared)
             if guess >= 0:
                 return 2 * n, EXACT, guess
     if fast:
@@ -893,10 +903,11 @@ def _pair_scan(T, answers, m, veq, vpairs, vfirst, vhash, zob32):
 
 
 @_phase
-def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, moves, shared):
+def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, hard, shared):
     """Return (value, flag, best guess, most) from the pairwise scan's counts alone: a guess outside
-    S splitting it into singletons (2n), no useful guess or two guesses left (``INF``), or the
-    bounds reaching ``beta`` (LOWER); else (the bound known, EMPTY, -1, most)."""
+    S splitting it into singletons (2n; meeting the node's hard-mode rule, ``hard`` not None), no
+    useful guess or two guesses left (``INF``), or the bounds reaching ``beta`` (LOWER); else (the
+    bound known, EMPTY, -1, most)."""
     n, d = at.n, at.d
     scan_lb = INF
     most = 0
@@ -905,8 +916,8 @@ def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, 
         most = max(most, nb)
         g = rowg[rows[j]]
         in_s = inset[g] == stamp
-        if nb == n and not in_s and (at.cg < 0 or rule_allows(params, shared.glet, shared.gcnt, shared.genc,
-                                                               at.cg, at.cp, g, moves.scratch)):
+        if nb == n and not in_s and (hard is None or at.cg < 0 or rule_allows(
+                params, shared.glet, shared.gcnt, shared.genc, at.cg, at.cp, g, hard.scratch)):
             return 2 * n, EXACT, g, most
         lb = 3 * n - (1 if in_s else 0) - nb
         if lb < scan_lb and (nb > 1 or in_s):
@@ -964,7 +975,7 @@ def _scan(at, beta, known, rows, m, stamp, params, stats, by_depth, lv, bounds, 
         T, answers = _answer_major(at, rows, m, mode, lv, pairs)
         _pair_scan(T, answers, m, pairs.veq, pairs.vpairs, pairs.vfirst, pairs.vhash, shared.zob32)
         known, flag, guess, most = _pair_verdict(at, beta, known, rows, m, stamp, params, lv.rowg[level],
-                                                 tally.inset, pairs.vfirst, moves, shared)
+                                                 tally.inset, pairs.vfirst, moves.hard, shared)
         if flag != EMPTY:
             return known, flag, guess, 0, most
         nsurv = _keep_pairs(T, answers, rows[:m], lv.rowg[level], stamp, mode, gen, kept, tally, pairs, seen)
@@ -998,7 +1009,7 @@ def _guess_bounds(level, n, d, most, nsurv, rowg, inset, stamp, lbs, keys):
 def _order(at, most, nsurv, stamp, rowg, inset, lbs, keys):
     """Return the kept guesses by increasing sort key, their bounds raised to the level bound."""
     _guess_bounds(at.level, at.n, at.d, most, nsurv, rowg, inset, stamp, lbs, keys)
-    return np.argsort(keys[at.level, :nsurv])
+    return argsort(keys[at.level, :nsurv])
 
 
 @_phase
@@ -1070,9 +1081,10 @@ def _partition(at, k, lv, bounds, tally, stats):
 
 
 @_phase
-def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
+def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, hard, shared, memo):
     """Return n plus the bounds of guess ``g``'s buckets (left in ``blb``): 0 for the solved one,
-    else the level bound, raised to what the memo knows of buckets of three or more."""
+    else the level bound, raised to what the memo knows of buckets of three or more (``hard``:
+    ``moves.hard``)."""
     level, d = at.level, at.d
     npat = params[P_NPAT]
     plen = params[P_PATH0] + level
@@ -1093,11 +1105,11 @@ def _bucket_bounds(at, g, nbk, most, params, glob, bounds, moves, shared, memo):
                 x1 += shared.zob1[cglob[i]]
                 x2 += shared.zob2[cglob[i]]
             path[plen] = g * npat + bounds.bcode[level, b]
-            if params[P_MODE] == HARD:
-                x1 += _hard_key(params, shared.glet, path, plen + 1, moves.rule, moves.rscratch) * _MIX
+            if hard is not None:
+                x1 += _hard_key(params, shared.glet, path, plen + 1, moves.rule, hard.rscratch) * _MIX
             q1, q2 = _memo_key(x1, x2, d - 1, params)
             sl = _memo_find(memo, params, shared.codes, q1, q2, cglob, start, m, d - 1, path, plen + 1,
-                            moves.rule)
+                            moves.rule, hard)
             if sl >= 0 and memo.mval[sl] > lbv:
                 lbv = memo.mval[sl]
         bounds.blb[level, b] = lbv
@@ -1141,17 +1153,18 @@ def _needs_2m(at, nbk, total, limit, solved, lv, bounds, mark, stats):
 
 
 @_phase
-def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
+def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, hard, shared):
     """Set the move to bucket ``b`` of guess row ``g`` and its guesses; return (the hard-mode rule its
     node checks lazily, or -1, -1; the rows of ``cand[level + 1]`` known to hold 0, 1, ... (-1:
     none), ``ident`` before). In hard mode a node with two guesses left only needs a guess
-    splitting it into singletons: it checks the rule on those alone (and is not memoized)."""
+    splitting it into singletons: it checks the rule on those alone (and is not memoized). ``hard``:
+    ``moves.hard``."""
     level = at.level
     code = bounds.bcode[level, b]
     moves.path[params[P_PATH0] + level] = g * params[P_NPAT] + code
-    lg = -1
-    lp = -1
-    if params[P_MODE] == HARD and at.d - 1 == 2:
+    lg = np.int64(-1)  # not a literal: outside hard mode nothing else is assigned, and _node would compile
+    lp = np.int64(-1)  # again for its literal value
+    if hard is not None and at.d - 1 == 2:
         lg = g
         lp = code
         if ident != nsurv:
@@ -1159,13 +1172,13 @@ def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared):
                 lv.cand[level + 1, j] = j
             ident = nsurv
         lv.ncand[level + 1] = nsurv
-    elif params[P_MODE] == HARD:
+    elif hard is not None:
         ident = -1
         kk = 0
-        hard_rule(params, shared.glet, g, code, moves.scratch)
+        hard_rule(params, shared.glet, g, code, hard.scratch)
         for j in range(nsurv):  # the rule inlined (a call per kept guess costs hard mode ~15%)
             if hardmode_cpu.rule_allows(params[P_KIND], params[P_LENGTH], params[P_COLOURS], shared.genc,
-                                        shared.gcnt, g, code, lv.rowg[level + 1, j], moves.scratch):
+                                        shared.gcnt, g, code, lv.rowg[level + 1, j], hard.scratch):
                 lv.cand[level + 1, kk] = j
                 kk += 1
         lv.ncand[level + 1] = kk
@@ -1179,7 +1192,7 @@ def _bucket_order(sizes, smallest):
     yet, where every bucket is searched whole in any order) the smallest first: a guess with no
     strategy within the limit is stopped by its first bucket with none, in hard mode most
     often a small one (answers sharing most letters, which the rule keeps guessing)."""
-    return np.argsort(sizes) if smallest else np.argsort(-sizes)
+    return argsort(sizes) if smallest else argsort(-sizes)
 
 
 @njit(cache=True, nogil=True)
@@ -1201,15 +1214,15 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         return _few(level, lo, n, d, shared.answer_rows, lv.glob, stats)
     if stop[0] != 0:
         return INF
-    at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, shared)
+    at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, moves.hard, shared)
     slot = _look_up(at, beta, params, lv.glob, moves, shared, memo, canon)
     known_lb, decided = _first_bound(at, slot, beta, params, stats, memo)
     if decided:
         return known_lb
     rows, m_in = _guesses(at, params, lv)
     stamp = _mark_members(at, lv, tally, stats)
-    value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally, moves,
-                                       shared)
+    value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally,
+                                       moves.hard, shared)
     if flag != EMPTY:
         return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     value, flag, guess, nsurv, most = _scan(at, beta, value, rows, m_in, stamp, params, stats, work.by_depth,
@@ -1239,7 +1252,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
             continue  # a symmetric image of a guess tried here: the same cost
         stats[S_EVALUATED] += 1
         nbk = _partition(at, k, lv, bounds, tally, stats)
-        total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, shared, memo)
+        total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, moves.hard, shared, memo)
         if total < limit:
             total = _needs_2m(at, nbk, total, limit, solved, lv, bounds, tally.mark, stats)
         if total < limit:  # search its buckets, from the largest down, while the total may beat limit
@@ -1249,7 +1262,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
                 if m <= 2 or bounds.bcode[level, b] == solved:
                     continue
                 rest = total - bounds.blb[level, b]
-                lg, lp, ident = _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, shared)
+                lg, lp, ident = _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, moves.hard,
+                                               shared)
                 v = _node(level + 1, bounds.bstart[level, b], m, d - 1, limit - rest, lg, lp, shared, work,
                           memo)
                 total = rest + max(v, bounds.blb[level, b])
@@ -1328,7 +1342,7 @@ def look_up_set(glob, d, beta, params, stats, moves, shared, memo):
     finds them (``_look_up``, ``_first_bound``): for sets the caller searches itself, reached by the
     moves ``moves.path[:params[P_PATH0]]``."""
     n = glob.shape[1]
-    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, shared)
+    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, moves.hard, shared)
     at = Node(np.int64(0), np.int64(0), n, d, np.int64(-1), np.int64(-1), k1, k2, np.int64(0))
     slot = _look_up(at, beta, params, glob, moves, shared, memo, None)
     known, decided = _first_bound(at, slot, beta, params, stats, memo)
@@ -1342,9 +1356,9 @@ def settle_set(glob, d, flag, value, guess, work, params, stats, moves, shared, 
     the set ``glob[0]`` with ``d`` guesses left, reached by the moves ``moves.path[:params[P_PATH0]]``,
     with the ``work`` it took, as a node settles (``_store``)."""
     n = glob.shape[1]
-    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, shared)
+    k1, k2 = _set_keys(glob[0], np.int64(0), n, d, params[P_PATH0], params, moves, moves.hard, shared)
     at = Node(np.int64(0), np.int64(0), n, d, np.int64(-1), np.int64(-1), k1, k2, np.int64(0))
-    _store(at, flag, value, guess, work, params, stats, glob, moves, shared, memo)
+    _store(at, flag, value, guess, work, params, stats, glob, moves, moves.hard, shared, memo)
 
 
 def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
@@ -1357,10 +1371,12 @@ def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE), dtype).reshape(shape)
 
 
-def new_moves(levels: int, rule_width: int) -> Moves:
-    """Return room for the moves of a set ``levels`` below the root and their hard-mode rule."""
+def new_moves(levels: int, rule_width: int, hard: bool) -> Moves:
+    """Return room for the moves of a set ``levels`` below the root and, in ``hard`` mode, their
+    hard-mode rule."""
+    scratch = Hard(rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64))
     return Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
-                 rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64))
+                 hard=scratch if hard else None)
 
 
 def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: int, levels: int,
@@ -1390,7 +1406,7 @@ def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: 
                     ident=np.arange(a, dtype=np.int32)),
         seen=Seen(stamp=np.zeros(table, np.int64), idx=np.zeros(table, np.int32),
                   hash=np.zeros(g, np.uint64)),
-        moves=new_moves(levels, rule_width),
+        moves=new_moves(levels, rule_width, params[P_MODE] == HARD),
         sym=sym, canon=canon,
     )
 

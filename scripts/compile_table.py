@@ -1,6 +1,6 @@
 """Time a command's first run: every numba function it compiles, with empty caches (issue 29, item 18).
 
-Usage: python scripts/compile_table.py [--keep] [--full] [gpusolve arguments ...]
+Usage: python scripts/compile_table.py [--keep] [--full] [--aside] [gpusolve arguments ...]
        (default arguments: optimal-tree --start SALET --quiet)
 
 Runs the command in this process with ``NUMBA_CACHE_DIR`` and ``GPUSOLVE_CACHE_DIR`` pointed at fresh
@@ -9,6 +9,9 @@ listens to numba's ``numba:compile`` events and prints one row per compiled func
 its own compile time (nested compiles of the functions it calls subtracted) and the time with them,
 then the command's CPU and wall time and how much of it was compiling. Times are CPU seconds of the
 compiling thread, which a loaded machine inflates less than wall time (``--full``: whole signatures).
+Every function compiles in this process (``--aside``: the exact search's in a second one, as the
+command does on two cores or more, ``gpusolve.search.aside``; the table then lists this process's
+compiles alone, the CPU time both processes').
 """
 
 from __future__ import annotations
@@ -76,24 +79,33 @@ def report(rows: list[list], cpu: float, wall: float, full: bool) -> None:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
+def process_cpu() -> float:
+    """Return the CPU seconds of this process and of the processes it has waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def main() -> None:
     args = sys.argv[1:]
     keep, full = "--keep" in args, "--full" in args
-    args = [a for a in args if a not in ("--keep", "--full")] or DEFAULT
+    aside = "--aside" in args
+    args = [a for a in args if a not in ("--keep", "--full", "--aside")] or DEFAULT
     if not keep:
         fresh_caches()
     rows: list[list] = []
     listen(rows)
     from gpusolve.cli import main as gpusolve
+    from gpusolve.search import aside as compile_aside
 
-    start, cpu = time.perf_counter(), time.process_time()
+    compile_aside.COMPILE_ASIDE = aside
+    start, cpu = time.perf_counter(), process_cpu()
     try:
         sys.argv = ["gpusolve", *args]
         gpusolve()
     except SystemExit as stop:
         if stop.code:
             print(f"exit {stop.code}", file=sys.stderr)
-    report(rows, time.process_time() - cpu, time.perf_counter() - start, full)
+    report(rows, process_cpu() - cpu, time.perf_counter() - start, full)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ from ..kernels.optimal_cpu import (
 )
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
+from . import aside
 from .bounds import answerers, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
@@ -339,7 +340,7 @@ class _Recall:
         self.ctx = ctx
         self.memo = table.memo
         self.params = ctx.params.copy()
-        self.moves = new_moves(ctx.max_guesses + 2, ctx.rule_width)
+        self.moves = new_moves(ctx.max_guesses + 2, ctx.rule_width, ctx.mode == "hard")
         self.stats = np.zeros(N_STATS, np.int64)
         """The memo's hits and stores for these sets (no nodes: the workers count those)."""
 
@@ -389,10 +390,17 @@ class _Search:
         self.large_sets = 0
         """The large sets searched here (not answered by the memo)."""
         self.progress = progress
+        self.aside: aside.Aside | None = None
+        """The process compiling the search's kernels on a first run (``aside``), until they are needed."""
 
     @property
     def nodes(self) -> int:
         return sum(w.nodes for w in self.workspaces)
+
+    def compiled(self) -> None:
+        """Wait for the search's kernels where another process compiles them; return None."""
+        if self.aside is not None:
+            self.aside.wait(self.stop)
 
     @property
     def work(self) -> int:
@@ -413,6 +421,7 @@ class _Search:
         return out
 
     def _run(self, answers, depth, beta, rows, path, stop, hist) -> tuple[int, int]:
+        self.compiled()
         with self.lock:
             ws = self.free.pop()
         try:
@@ -443,6 +452,7 @@ class _Search:
               beta: int, hist: History = None) -> tuple[int, int]:
         """Return (V(answers, depth) if below ``beta``, else a bound >= ``beta``; best guess row
         or -1) of a large set: from the memo where it decides, else searched here and stored."""
+        self.compiled()
         known, decided, guess = self.recall.get(answers, depth, path, beta)
         if decided:
             return known, guess
@@ -514,7 +524,11 @@ class _Search:
         if limit is not None:
             order = order[:limit]
         choice.candidates = len(order)
-        caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 else None
+        # first-pass bounds refute guesses and give their buckets limits against a cutoff: a guess alone
+        # with none (a given start word's exact total) has nothing to refute, and its buckets no limit
+        # (their bounds under NO_CUTOFF change no search): a whole-set scan of every guess saved
+        wanted = len(order) > 1 or beta < NO_CUTOFF
+        caps = guess_caps(full) if n >= FIRST_PASS_MIN_ANSWERS and depth >= 2 and wanted else None
         kept = None
         batch = FIRST_PASS_BATCH if caps is not None and len(order) > 1 else 1
         if caps is not None and on_gpu(pm, n, len(order), cutoff=None if beta >= NO_CUTOFF else beta):
@@ -673,6 +687,7 @@ class _Search:
     def best_guess(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
                    ws: _Workspace | None, hist: History = None) -> tuple[int, int, _Workspace | None]:
         """Return (V, its best guess row, the workspace whose memo holds the subtree) of a set."""
+        self.compiled()
         ws = ws or self.solved_by.get(answers.astype(np.int32).tobytes())
         if ws is None and _driven(len(answers), INF) and depth >= 2:  # a set the driver searched
             value, guess = self.value(answers, depth, rows, path, INF, hist)
@@ -684,6 +699,36 @@ class _Search:
         if not (decided and guess >= 0):  # not in its memo (a small set, or its entry replaced): searched
             value, guess = ws.solve(answers, depth, INF, rows, path, self.stop, hist)
         return value, guess, ws
+
+
+def _shared_kernels() -> None:
+    """Compile the kernels that both the search and the first pass call (``aside``); return None."""
+    from ..kernels.bounds_cpu import level_bound
+
+    closed_form(1, 1)
+    bucket_floor(3, 2, 2)  # and level_bound with roots 1
+    level_bound(3, 2, 2, 2)
+
+
+def _warm(ctx: _Context) -> None:
+    """Compile the search's kernels (``aside``): a search of three answers, its look-up and settle."""
+    answers = np.arange(min(3, ctx.codes.shape[1]), dtype=np.int32)
+    rows = ctx.answer_rows[answers]
+    ws = _Workspace(ctx, 64)
+    ws.solve(answers, 2, INF, rows, (), np.zeros(1, np.int64))
+    recall = _Recall(ctx, ws.table)
+    recall.get(answers, 2, (), INF)
+    recall.put(answers, 2, (), 5, True, int(rows[0]), 1)
+
+
+def _first_pass_kernels(ctx: _Context, rows: np.ndarray) -> None:
+    """Compile the first pass's kernels here while the search's compile aside (``aside``): a first
+    pass of one guess over 64 answers (its buckets' scores remembered too)."""
+    answers = np.arange(min(64, ctx.codes.shape[1]), dtype=np.int32)
+    guessers = ctx.answer_rows[answers] if ctx.mode == "consistent" else rows
+    caps = guess_caps(guess_table(ctx.pm, answers, guessers))
+    first_pass(ctx.pm, answers, guessers[:1], guessers, caps, 2, members_only=ctx.mode == "consistent",
+               hard=ctx.mode == "hard")
 
 
 def _tree(search: _Search, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path,
@@ -826,7 +871,11 @@ def solve(pm: PatternMatrix, question: Question = Question(), options: Options |
         if g0 not in set(rows.tolist()):
             raise GpusolveError(f"{word} is not an allowed guess here in {mode} mode")
         cand = np.array([g0], np.int32)
+    compiling = aside.start(look_up_set, _shared_kernels, lambda: _warm(ctx))
+    if compiling is not None and n >= FIRST_PASS_MIN_ANSWERS and depth >= 2:  # the first passes' to come
+        _first_pass_kernels(ctx, rows)
     search = _Search(ctx, workers, o.memo_mb, o.progress, o.known, o.memos)
+    search.aside = compiling
     budget = o.budget or Budget(None, o.seconds)
     search.stop = budget.flag[1:]  # the compiled searches poll it
     path = tuple(ctx.move(pm.guess_index[w], code) for w, code in moves)
