@@ -415,6 +415,45 @@ def fill_facts(codes, tmat, answers, answer_rows, starts, n_patterns, pair_max, 
 
 
 @njit(cache=True, nogil=True)
+def _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed, most, left,
+                 out, room, cutoff, scores, fresh):
+    """Score the buckets of at most ``pair_max`` answers not ``final`` yet for every guess at once,
+    largest first (``scores``: those known; ``fresh``: those found, see ``bounds_of_start``),
+    checking the bound so far (``_partial``) against ``cutoff`` before each; return that bound
+    where it reaches the cutoff, else -1."""
+    seen = np.empty(BLOCK, np.uint8)
+    score = np.empty(BLOCK, np.uint8)
+    key = np.zeros(tmat.shape[1], np.uint8)
+    every = np.ones(1, np.uint8)
+    while True:
+        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out, room) >= cutoff:
+            return _partial(fixed, first, active, na, best, final, most, left, out, room)
+        pick = -1
+        for t in range(na):
+            p = active[t]
+            m = first[p + 1] - first[p]
+            if not final[p] and m <= pair_max and (pick < 0 or m > first[pick + 1] - first[pick]):
+                pick = p
+        if pick < 0:
+            return -1
+        final[pick] = True
+        m = first[pick + 1] - first[pick]
+        if best[pick] >= m and (left != 2 or split[pick]):
+            continue  # no other guess scores more than m
+        members = perm[first[pick]:first[pick + 1]]
+        known = find(scores.memo, members, set_hash(members, scores.zobrist), left, -1)
+        if known >= 0:
+            best[pick] = known >> 1
+            split[pick] = known & 1
+            continue
+        k, splits = _pair_scores(tmat, cap, local, first[pick], first[pick + 1], key, every,
+                                 _floor(m, best[pick], split[pick], left), seen, score)
+        best[pick] = max(best[pick], k)
+        split[pick] |= splits
+        fresh[pick] = 1 + 2 * best[pick] + split[pick]
+
+
+@njit(cache=True, nogil=True)
 def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only, answer_rows, member_most,
                     cutoff, pair_max, scores, facts, out, fresh):
     """Fill ``out[p]`` (one per reply) with a proven lower bound on V(bucket p of start row ``s``,
@@ -465,6 +504,7 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
             large[nl] = p
             nl += 1
     final = np.zeros(n_patterns, np.bool_)
+    paired = members_only  # the small buckets scored
     gi = 0
     while nl > 0 and gi < rows.shape[0]:
         kg = cap[gi]
@@ -475,6 +515,14 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
             partial = _partial(fixed, first, active, na, best, final, kg, left, out, room)
             if partial >= cutoff:
                 return partial
+            if not paired and _partial(fixed, first, active, na, best, final, kg, left, out) >= cutoff:
+                # it would end here were no guess to score above this cap on the small buckets (not
+                # scanned yet, so not proven): score them now, and go on with their exact scores
+                paired = True
+                refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final,
+                                       pair_max, fixed, most, left, out, room, cutoff, scores, fresh)
+                if refuted >= 0:
+                    return refuted
         row = codes[rows[gi]]
         t = 0
         while t < nl:
@@ -499,36 +547,12 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
         gi += 1
     # ... then the small ones for every guess at once, largest first
     for t in range(na):
-        final[active[t]] = members_only or first[active[t] + 1] - first[active[t]] > pair_max
-    seen = np.empty(BLOCK, np.uint8)
-    score = np.empty(BLOCK, np.uint8)
-    key = np.zeros(tmat.shape[1], np.uint8)
-    every = np.ones(1, np.uint8)
-    while True:
-        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out, room) >= cutoff:
-            return _partial(fixed, first, active, na, best, final, most, left, out, room)
-        pick = -1
-        for t in range(na):
-            p = active[t]
-            if not final[p] and (pick < 0 or first[p + 1] - first[p] > first[pick + 1] - first[pick]):
-                pick = p
-        if pick < 0:
-            break
-        final[pick] = True
-        m = first[pick + 1] - first[pick]
-        if best[pick] >= m and (left != 2 or split[pick]):
-            continue  # no other guess scores more than m
-        members = perm[first[pick]:first[pick + 1]]
-        known = find(scores.memo, members, set_hash(members, scores.zobrist), left, -1)
-        if known >= 0:
-            best[pick] = known >> 1
-            split[pick] = known & 1
-            continue
-        k, splits = _pair_scores(tmat, cap, local, first[pick], first[pick + 1], key, every,
-                                 _floor(m, best[pick], split[pick], left), seen, score)
-        best[pick] = max(best[pick], k)
-        split[pick] |= splits
-        fresh[pick] = 1 + 2 * best[pick] + split[pick]
+        final[active[t]] |= members_only or first[active[t] + 1] - first[active[t]] > pair_max
+    if not paired:
+        refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed,
+                               most, left, out, room, cutoff, scores, fresh)
+        if refuted >= 0:
+            return refuted
     total = fixed
     for t in range(na):
         p = active[t]
