@@ -69,6 +69,20 @@ Guesses = namedtuple("Guesses", "rows cap")
 """The guesses that may answer the buckets in a first pass: rows by decreasing ``cap``, in the
 order of the answer-major replies' columns (``tmat``)."""
 
+Facts = namedtuple("Facts", "replies most done letters counts rank")
+"""What the letter facts of Wordle's replies bound (``new_facts``, filled by ``fill_facts``):
+``replies[f, j]``, the distinct replies of the j-th guess (by decreasing cap) on the answers of
+the set that hold fact f, ``most[f, j]`` the most of them from the j-th guess on (``done[f]``:
+filled), the guesses' ``letters`` and letter ``counts``, and ``rank[r]``, guess row r's place
+in the ranking (-1: none). A fact is what one square of a
+reply to start word s says of the answer: green at i (``answer[i] == s[i]``), and where s holds
+that letter once, yellow at i (not there, but elsewhere) or grey (nowhere). Every answer of
+the bucket of reply p holds the facts of p's squares, so the bucket is a subset of each fact's
+answers, and no guess gives it more distinct replies than it gives those: a guess whose least
+such count does not exceed the bucket's best score is skipped unscanned, and a bucket is
+settled once no later guess can score above its best (Wordle, normal mode; elsewhere
+``replies`` has no rows)."""
+
 Words = namedtuple("Words", "kind length colours letters counts")
 """The guesses' words for the hard-mode rule: the reply rule's kind, word length and symbols, the
 letters of every guess row and its letter counts (``kernels.hardmode.letter_counts``)."""
@@ -80,6 +94,10 @@ answers' reply rows pairwise (vectorized over the guesses); larger ones guess by
 
 BLOCK = 2048
 """Guesses compared at once in the pairwise scoring (keeps the rows in the L1/L2 caches)."""
+
+CHECK_EVERY = 256
+"""Guesses a first pass with letter facts scans between checks of its bound against the cutoff
+(besides those where the caps fall: the facts lower it as the scan goes)."""
 
 SETTLE_EVERY = 4
 """Answers the pairwise scoring adds to a block's scores between checks of whether any of its
@@ -178,28 +196,34 @@ def _settle(m, best, split, left):
 
 
 @njit(cache=True, nogil=True)
-def _partial(fixed, first, active, na, best, final, most, left, out):
+def _partial(fixed, first, active, na, best, final, most, left, out, room=None):
     """Return the total bound so far and write each bucket's: ``_bucket_bound`` of its best
-    score where ``final``, else of ``max(best, min(m, most))`` (no guess left scores more)."""
+    score where ``final``, else of ``max(best, min(m, most))`` (no guess left scores more; with
+    ``room``, ``room[p]`` instead of ``most``)."""
     total = fixed
     for t in range(na):
         p = active[t]
         m = first[p + 1] - first[p]
-        out[p] = _bucket_bound(m, best[p] if final[p] else max(best[p], min(m, most)), left)
+        left_most = most if room is None else room[p]
+        out[p] = _bucket_bound(m, best[p] if final[p] else max(best[p], min(m, left_most)), left)
         total += out[p]
     return total
 
 
 @njit(cache=True, nogil=True)
-def _before_scores(fixed, first, active, most, member_most, left, out):
+def _before_scores(fixed, first, active, most, member_most, left, out, room=None):
     """Return the total bound before any bucket is scored, and write each bucket's: a guess
     scores at most ``min(m, most)`` on a bucket of ``m`` answers, and one of its own answers at
     most ``min(m, member_most) + 1`` (``member_most``: the most distinct replies any answer gives
-    on the set)."""
+    on the set); with ``room``, no guess gives more than ``room[p]`` distinct replies on it."""
     total = fixed
     for p in active:
         m = first[p + 1] - first[p]
-        out[p] = _bucket_bound(m, max(min(m, most), min(m, member_most) + 1), left)
+        if room is not None:
+            m_most = min(m, room[p])
+            out[p] = _bucket_bound(m, max(min(m_most, most), min(m_most, member_most) + 1), left)
+        else:
+            out[p] = _bucket_bound(m, max(min(m, most), min(m, member_most) + 1), left)
         total += out[p]
     return total
 
@@ -259,10 +283,12 @@ def _distinct(row, perm, lo, hi, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
-def _score_members(codes, answer_rows, perm, first, active, n_patterns):
+def _score_members(codes, answer_rows, perm, first, active, n_patterns, facts=None, said=None, left=2):
     """Return (``best[p]``, the best score of bucket p's own answers (only they can score m + 1;
     m² cells a bucket), ``split[p]``, whether one splits it, ``mark`` and its last stamp) for the
-    ``active`` buckets."""
+    ``active`` buckets; with ``facts`` (``said``: each bucket's, ``left`` guesses to go), an answer
+    they show cannot score above the best so far (nor split the bucket where that matters) is
+    skipped."""
     best = np.zeros(n_patterns, np.int64)
     split = np.zeros(n_patterns, np.bool_)
     mark = np.zeros(n_patterns, np.int64)
@@ -271,6 +297,11 @@ def _score_members(codes, answer_rows, perm, first, active, n_patterns):
         lo = first[p]
         hi = first[p + 1]
         for i in range(lo, hi):
+            if facts is not None and facts.rank.shape[0]:
+                j = facts.rank[answer_rows[perm[i]]]
+                here = hi - lo if j < 0 else _within(facts, said[p], facts.replies, j, hi - lo)
+                if best[p] >= here + 1 and (left != 2 or split[p] or here < hi - lo):
+                    continue
             stamp += 1
             k = _distinct(codes[answer_rows[perm[i]]], perm, lo, hi, mark, stamp)
             split[p] |= k == hi - lo
@@ -278,82 +309,133 @@ def _score_members(codes, answer_rows, perm, first, active, n_patterns):
     return best, split, mark, stamp
 
 
-@njit(cache=True, nogil=True)
-def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only, answer_rows, member_most,
-                    cutoff, pair_max, scores, out, fresh):
-    """Fill ``out[p]`` (one per reply) with a proven lower bound on V(bucket p of start row ``s``,
-    ``left``) (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
+def new_facts(ranked: np.ndarray | None = None, letters: np.ndarray | None = None,
+              counts: np.ndarray | None = None) -> Facts:
+    """Return empty ``Facts`` over the guess rows ``ranked`` (by decreasing cap) of words
+    ``letters`` (rows: guess rows; ``counts``: their letter counts), or ``Facts`` with no rows
+    (none: no ``letters``)."""
+    rank = np.zeros(0, np.int64)
+    if ranked is None or letters is None or counts is None:
+        letters, counts, ranked = np.zeros((0, 0), np.int64), np.zeros((0, 0), np.uint8), rank
+    else:
+        rank = np.full(len(letters), -1, np.int64)
+        rank[ranked] = np.arange(len(ranked))
+    n_facts = (2 * letters.shape[1] + 1) * counts.shape[1]
+    return Facts(np.zeros((n_facts, len(ranked)), np.uint8), np.zeros((n_facts, len(ranked) + 1), np.uint8),
+                 np.zeros(n_facts, np.uint8), np.ascontiguousarray(letters, np.int64),
+                 np.ascontiguousarray(counts, np.uint8), rank)
 
-    ``guesses`` (``Guesses``: rows by decreasing cap; ``tmat[i, j]`` the reply of the j-th to
-    ``answers[i]``) and each bucket's own answers (``answer_rows[a]`` is answer a's row;
-    ``member_most`` the most distinct replies one gives on ``answers``) answer a bucket; with
-    ``members_only``, its own answers alone. The scan stops early once the total reaches
-    ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
-    ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result),
-    unless ``scores`` (read only here) holds the bucket's score: ``fresh[p]`` gets ``1 + 2 * best
-    + split`` of each bucket scored pairwise (0: none) for ``remember``.
-    """
-    rows, cap = guesses.rows, guesses.cap
-    n_patterns = out.shape[0]
-    local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
-    na = active.shape[0]
-    most = cap[0] if rows.shape[0] and not members_only else 0
-    if cutoff < INF and not members_only:
-        total = _before_scores(fixed, first, active, most, member_most, left, out)
-        if total >= cutoff:
-            return total
-    best, split, mark, stamp = _score_members(codes, answer_rows, perm, first, active, n_patterns)
-    # the other guesses score at most m and at most their cap: large buckets guess by guess,
-    # by decreasing cap (a bucket is settled once neither the cap nor m exceeds its best) ...
-    large = np.empty(n_patterns, np.int64)
-    nl = 0
-    for t in range(na):
-        p = active[t]
-        if first[p + 1] - first[p] > pair_max and not members_only:
-            large[nl] = p
-            nl += 1
-    final = np.zeros(n_patterns, np.bool_)
-    gi = 0
-    while nl > 0 and gi < rows.shape[0]:
-        kg = cap[gi]
-        if cutoff < INF and (gi == 0 or kg != cap[gi - 1]):
-            partial = _partial(fixed, first, active, na, best, final, kg, left, out)
-            if partial >= cutoff:
-                return partial
-        row = codes[rows[gi]]
-        t = 0
-        while t < nl:
-            p = large[t]
-            lo = first[p]
-            hi = first[p + 1]
-            if best[p] >= min(hi - lo, kg) and (left != 2 or split[p] or kg < hi - lo):
-                # settled: no later guess scores more (nor, with 2 to go, splits it)
-                nl -= 1
-                large[t], large[nl] = large[nl], large[t]
+
+@njit(cache=True, nogil=True, inline="always")
+def _bucket_facts(facts, s, p, out):
+    """Write to ``out`` the facts the squares of reply ``p`` to start row ``s`` say (-1: none):
+    green at i is fact ``i * symbols + c``, yellow ``(length + i) * symbols + c``, grey ``2 *
+    length * symbols + c`` (c: s's letter at i; yellow and grey only where s holds c once)."""
+    length = facts.letters.shape[1]
+    symbols = facts.counts.shape[1]
+    for i in range(length - 1, -1, -1):
+        square = p % 3
+        p //= 3
+        c = facts.letters[s, i]
+        if square == 2:
+            out[i] = i * symbols + c
+        elif facts.counts[s, c] != 1:
+            out[i] = -1
+        elif square == 1:
+            out[i] = (length + i) * symbols + c
+        else:
+            out[i] = 2 * length * symbols + c
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _within(facts, said, at, j, most):
+    """Return the most any guess from the j-th on can score on a bucket with the facts ``said``
+    (``at``: the ``most`` rows or the ``replies``, for the j-th alone), at most ``most``."""
+    for f in said:
+        if f >= 0:
+            most = min(most, np.int64(at[f, j]))
+    return most
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _holds(facts, f, a):
+    """Return whether guess row ``a`` (an answer's) holds fact ``f``."""
+    length = facts.letters.shape[1]
+    symbols = facts.counts.shape[1]
+    kind, rest = divmod(f, symbols * length)
+    i, c = divmod(rest, symbols)
+    if f >= 2 * length * symbols:
+        return facts.counts[a, rest] == 0
+    if kind == 0:
+        return facts.letters[a, i] == c
+    return facts.letters[a, i] != c and facts.counts[a, c] > 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """Return the set bits of the uint64 ``x``."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, nogil=True)
+def fill_facts(codes, tmat, answers, answer_rows, starts, n_patterns, pair_max, facts):
+    """Fill the rows of ``facts`` that the buckets of more than ``pair_max`` answers (scanned
+    guess by guess) of the start rows ``starts`` over ``answers`` need and are not filled yet
+    (``tmat``: the ranked guesses' answer-major replies); return None."""
+    width = tmat.shape[1]
+    seen = np.zeros((width, 4), np.uint64)
+    size = np.zeros(n_patterns, np.int64)
+    need = np.empty(facts.letters.shape[1], np.int64)
+    for s in starts:
+        size[:] = 0
+        for t in range(answers.shape[0]):
+            size[codes[s, answers[t]]] += 1
+        for p in range(size.shape[0]):
+            if size[p] <= pair_max:
                 continue
-            stamp += 1
-            k = _distinct(row, perm, lo, hi, mark, stamp)
-            split[p] |= k == hi - lo
-            best[p] = max(best[p], k)  # a member's score is known already: this is a non-member's
-            t += 1
-        gi += 1
-    # ... then the small ones for every guess at once, largest first
-    for t in range(na):
-        final[active[t]] = members_only or first[active[t] + 1] - first[active[t]] > pair_max
+            _bucket_facts(facts, s, p, need)
+            for f in need:
+                if f < 0 or facts.done[f]:
+                    continue
+                seen[:] = 0
+                for t in range(answers.shape[0]):
+                    if _holds(facts, f, answer_rows[answers[t]]):
+                        row = tmat[t]
+                        for j in range(width):
+                            seen[j, row[j] >> 6] |= np.uint64(1) << np.uint64(row[j] & 63)
+                facts.most[f, width] = 0
+                for j in range(width - 1, -1, -1):
+                    facts.replies[f, j] = _popcount(seen[j, 0]) + _popcount(seen[j, 1]) + \
+                        _popcount(seen[j, 2]) + _popcount(seen[j, 3])
+                    facts.most[f, j] = max(facts.most[f, j + 1], facts.replies[f, j])
+                facts.done[f] = 1
+
+
+@njit(cache=True, nogil=True)
+def _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed, most, left,
+                 out, room, cutoff, scores, fresh):
+    """Score the buckets of at most ``pair_max`` answers not ``final`` yet for every guess at once,
+    largest first (``scores``: those known; ``fresh``: those found, see ``bounds_of_start``),
+    checking the bound so far (``_partial``) against ``cutoff`` before each; return that bound
+    where it reaches the cutoff, else -1."""
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
     key = np.zeros(tmat.shape[1], np.uint8)
     every = np.ones(1, np.uint8)
     while True:
-        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out) >= cutoff:
-            return _partial(fixed, first, active, na, best, final, most, left, out)
+        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out, room) >= cutoff:
+            return _partial(fixed, first, active, na, best, final, most, left, out, room)
         pick = -1
         for t in range(na):
             p = active[t]
-            if not final[p] and (pick < 0 or first[p + 1] - first[p] > first[pick + 1] - first[pick]):
+            m = first[p + 1] - first[p]
+            if not final[p] and m <= pair_max and (pick < 0 or m > first[pick + 1] - first[pick]):
                 pick = p
         if pick < 0:
-            break
+            return -1
         final[pick] = True
         m = first[pick + 1] - first[pick]
         if best[pick] >= m and (left != 2 or split[pick]):
@@ -369,6 +451,108 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
         best[pick] = max(best[pick], k)
         split[pick] |= splits
         fresh[pick] = 1 + 2 * best[pick] + split[pick]
+
+
+@njit(cache=True, nogil=True)
+def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only, answer_rows, member_most,
+                    cutoff, pair_max, scores, facts, out, fresh):
+    """Fill ``out[p]`` (one per reply) with a proven lower bound on V(bucket p of start row ``s``,
+    ``left``) (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
+
+    ``guesses`` (``Guesses``: rows by decreasing cap; ``tmat[i, j]`` the reply of the j-th to
+    ``answers[i]``) and each bucket's own answers (``answer_rows[a]`` is answer a's row;
+    ``member_most`` the most distinct replies one gives on ``answers``) answer a bucket; with
+    ``members_only``, its own answers alone. The scan stops early once the total reaches
+    ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
+    ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result),
+    unless ``scores`` (read only here) holds the bucket's score: ``fresh[p]`` gets ``1 + 2 * best
+    + split`` of each bucket scored pairwise (0: none) for ``remember``. ``facts`` (read only
+    here; filled by ``fill_facts`` for ``s``, or with no rows) skip a large bucket's guesses that
+    cannot score above its best (never changes a result).
+    """
+    rows, cap = guesses.rows, guesses.cap
+    n_patterns = out.shape[0]
+    local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
+    na = active.shape[0]
+    most = cap[0] if rows.shape[0] and not members_only else 0
+    # each bucket's facts, and the most a guess scores on it (from the gi-th guess on, once the
+    # guesses before it are scanned: large buckets in the loop below; the others: every guess)
+    said = np.full((n_patterns, facts.letters.shape[1]), -1, np.int64)
+    room = np.empty(n_patterns, np.int64)
+    for t in range(na):
+        p = active[t]
+        if facts.replies.shape[1]:
+            _bucket_facts(facts, s, p, said[p])
+            for k in range(said.shape[1]):
+                if said[p, k] >= 0 and not facts.done[said[p, k]]:
+                    said[p, k] = -1  # not filled: says nothing
+        room[p] = _within(facts, said[p], facts.most, 0, most)
+    if cutoff < INF and not members_only:
+        total = _before_scores(fixed, first, active, most, member_most, left, out, room)
+        if total >= cutoff:
+            return total
+    best, split, mark, stamp = _score_members(codes, answer_rows, perm, first, active, n_patterns,
+                                              facts, said, left)
+    # the other guesses score at most m and at most their cap: large buckets guess by guess,
+    # by decreasing cap (a bucket is settled once neither the cap, its facts nor m let a later
+    # guess score above its best) ...
+    large = np.empty(n_patterns, np.int64)
+    nl = 0
+    for t in range(na):
+        p = active[t]
+        if first[p + 1] - first[p] > pair_max and not members_only:
+            large[nl] = p
+            nl += 1
+    final = np.zeros(n_patterns, np.bool_)
+    paired = members_only  # the small buckets scored
+    gi = 0
+    while nl > 0 and gi < rows.shape[0]:
+        kg = cap[gi]
+        lower = gi == 0 or kg != cap[gi - 1] or (facts.replies.shape[1] and gi % CHECK_EVERY == 0)
+        if cutoff < INF and lower:
+            for t in range(nl):
+                room[large[t]] = _within(facts, said[large[t]], facts.most, gi, kg)
+            partial = _partial(fixed, first, active, na, best, final, kg, left, out, room)
+            if partial >= cutoff:
+                return partial
+            if not paired and _partial(fixed, first, active, na, best, final, kg, left, out) >= cutoff:
+                # it would end here were no guess to score above this cap on the small buckets (not
+                # scanned yet, so not proven): score them now, and go on with their exact scores
+                paired = True
+                refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final,
+                                       pair_max, fixed, most, left, out, room, cutoff, scores, fresh)
+                if refuted >= 0:
+                    return refuted
+        row = codes[rows[gi]]
+        t = 0
+        while t < nl:
+            p = large[t]
+            lo = first[p]
+            hi = first[p + 1]
+            rest = _within(facts, said[p], facts.most, gi, kg)
+            if best[p] >= min(hi - lo, rest) and (left != 2 or split[p] or rest < hi - lo):
+                # settled: no later guess scores more (nor, with 2 to go, splits it)
+                final[p] = True
+                nl -= 1
+                large[t], large[nl] = large[nl], large[t]
+                continue
+            t += 1
+            here = _within(facts, said[p], facts.replies, gi, hi - lo)  # the most this guess can score
+            if best[p] >= here and (left != 2 or split[p] or here < hi - lo):
+                continue
+            stamp += 1
+            k = _distinct(row, perm, lo, hi, mark, stamp)
+            split[p] |= k == hi - lo
+            best[p] = max(best[p], k)  # a member's score is known already: this is a non-member's
+        gi += 1
+    # ... then the small ones for every guess at once, largest first
+    for t in range(na):
+        final[active[t]] |= members_only or first[active[t] + 1] - first[active[t]] > pair_max
+    if not paired:
+        refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed,
+                               most, left, out, room, cutoff, scores, fresh)
+        if refuted >= 0:
+            return refuted
     total = fixed
     for t in range(na):
         p = active[t]
@@ -406,12 +590,13 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
 
 @njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, solved, left, members_only, answer_rows, member_most,
-                 cutoff, pair_max, scores, out, totals, fresh):
+                 cutoff, pair_max, scores, facts, out, totals, fresh):
     """Fill ``out[j]`` (bucket bounds), ``totals[j]`` (first-pass bound) and ``fresh[j]`` (the
     bucket scores found) of start row ``starts[j]`` (see ``bounds_of_start``)."""
     for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, solved, left, members_only,
-                                    answer_rows, member_most, cutoff, pair_max, scores, out[j], fresh[j])
+                                    answer_rows, member_most, cutoff, pair_max, scores, facts, out[j],
+                                    fresh[j])
 
 
 @njit(cache=True)
@@ -642,5 +827,6 @@ def start_hard_bounds(codes, words, tmat, answers, starts, guesses, solved, n_pa
                                          left, answer_rows, member_most, cutoff, pair_max, out[j])
 
 
-__all__ = ["INF", "Guesses", "Scores", "Words", "bounds_of_start", "hard_bounds_of_start", "level_bound",
-           "new_scores", "remember", "size_bounds", "start_bounds", "start_hard_bounds"]
+__all__ = ["INF", "Facts", "Guesses", "Scores", "Words", "bounds_of_start", "fill_facts",
+           "hard_bounds_of_start", "level_bound", "new_facts", "new_scores", "remember", "size_bounds",
+           "start_bounds", "start_hard_bounds"]

@@ -63,14 +63,17 @@ def node_values(pm, mode: str, max_guesses: int) -> dict:
     return {"values": seen, "value": value, "buckets": buckets, "after": after}
 
 
-def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str, pair_max: int):
-    """Return the first-pass bounds of every guess over the node ``answers``, checking that the
-    size bound never exceeds them."""
+def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str, pair_max: int,
+              facts: bool = False):
+    """Return the first-pass bounds of every guess over the node ``answers`` (with letter facts
+    where asked), checking that the size bound never exceeds them."""
     cols = np.array([pm.answers.index(a) for a in answers], np.int32)
     rows = np.array([pm.guess_index[g] for g in guesses], np.int32)
     table = guess_table(pm, cols, rows)
-    fp = first_pass(pm, cols, rows, rows, guess_caps(table), left, members_only=mode == "consistent",
-                    pair_max=pair_max)
+    caps = guess_caps(table)
+    kept = answerers(pm, cols, rows, caps, mode == "consistent", facts=facts)
+    fp = first_pass(pm, cols, rows, rows, caps, left, members_only=mode == "consistent",
+                    pair_max=pair_max, kept=kept)
     sizes = size_bound(pm, cols, rows, int((table[:, 0] + table[:, 1]).max()), left)
     assert (sizes <= fp.totals).all()
     return fp
@@ -85,9 +88,10 @@ def bounds_at(pm, answers: list[str], guesses: list[str], left: int, mode: str, 
     extra=st.integers(4, 14),
     max_guesses=st.integers(2, 4),
     pair_max=st.sampled_from([0, 3, 96]),
+    facts=st.booleans(),
 )
 def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed, n_answers, extra,
-                                                                max_guesses, pair_max):
+                                                                max_guesses, pair_max, facts):
     pm = random_instance(kind, seed, n_answers, n_answers + extra)
 
     def bounds(answers, depth, allowed):
@@ -98,7 +102,7 @@ def test_bucket_bounds_never_exceed_the_true_value_at_any_node(kind, mode, seed,
             own = pm.answer_rows[bcols] if mode == "consistent" else [pm.guess_index[h] for h in guesses]
             assert bound == reference_bucket_bound(pm, bcols, np.array(own), depth - 1)
 
-        return bounds_at(pm, members, guesses, depth - 1, mode, pair_max), guesses, check
+        return bounds_at(pm, members, guesses, depth - 1, mode, pair_max, facts), guesses, check
 
     check_bounds_at_every_node(pm, node_values(pm, mode, max_guesses), bounds)
 
@@ -142,21 +146,50 @@ def test_a_stopped_search_stops_its_first_pass(hard):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
-       cutoff=st.integers(1, 80), pair_max=st.sampled_from([0, 3, 96]))
-def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max):
-    pm = random_instance(kind, seed, 14, 30)
+       cutoff=st.integers(1, 160), pair_max=st.sampled_from([0, 3, 4, 96]), facts=st.booleans(),
+       size=st.sampled_from([(14, 30), (40, 60)]))
+def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max, facts, size):
+    pm = random_instance(kind, seed, *size)
     cols = np.arange(len(pm.answers), dtype=np.int32)
     rows = np.arange(len(pm.guesses), dtype=np.int32)
     caps = guess_caps(guess_table(pm, cols, rows))
     full = first_pass(pm, cols, rows, rows, caps, 5)
     assert (first_pass(pm, cols, rows, rows, caps, 5, pair_max=pair_max).buckets == full.buckets).all()
-    cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff, pair_max=pair_max)
+    kept = answerers(pm, cols, rows, caps, facts=facts)
+    cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff, pair_max=pair_max, kept=kept)
     for j in range(len(rows)):
         assert (cut.buckets[j] <= full.buckets[j]).all()
         if full.totals[j] < cutoff:
             assert cut.totals[j] == full.totals[j] and cut.complete(j)
         else:
             assert cutoff <= cut.totals[j] <= full.totals[j]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), n_answers=st.integers(3, 40), extra=st.integers(0, 30),
+       subset=st.integers(0, 2**40))
+def test_letter_facts_never_undercount_a_bucket(seed, n_answers, extra, subset):
+    """Each bucket of every start word over a random set: no guess gives it more distinct replies
+    than the least its facts say, from any guess on (``kernels.bounds_cpu.Facts``)."""
+    from gpusolve.kernels.bounds_cpu import _bucket_facts, _within, fill_facts
+
+    pm = random_instance("wordle", seed, n_answers, n_answers + extra)
+    cols = np.array([a for a in range(len(pm.answers)) if subset >> (a % 40) & 1] or [0], np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    kept = answerers(pm, cols, rows, guess_caps(guess_table(pm, cols, rows)), facts=True)
+    facts = kept.facts
+    fill_facts(np.ascontiguousarray(pm.codes), kept.replies, cols, pm.answer_rows.astype(np.int32), rows,
+               pm.game.n_patterns, 0, facts)
+    said = np.empty(pm.game.length, np.int64)
+    for s in rows:
+        replies = pm.codes[s, cols]
+        for p in np.unique(replies):
+            bucket = cols[replies == p]
+            _bucket_facts(facts, s, p, said)
+            scores = [len(np.unique(pm.codes[g, bucket])) for g in kept.rows]
+            for j in range(len(kept.rows)):
+                assert scores[j] <= _within(facts, said, facts.replies, j, 255)
+                assert max(scores[j:]) <= _within(facts, said, facts.most, j, 255)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -105,7 +105,7 @@ def _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows, memb
 def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, members_only, answer_rows,
                   perm, out, totals) -> None:
     """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
-    from ..kernels.bounds_cpu import PAIR_MAX, new_scores, start_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, new_facts, new_scores, start_bounds
     from ..kernels.config import INF
 
     kept, replies, most = _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows,
@@ -115,7 +115,7 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
         start_bounds(codes, replies, answers, starts[lo:hi], kept, solved, left, members_only, answer_rows,
-                     most, INF, PAIR_MAX, scores, out[lo:hi], totals[lo:hi], fresh[lo:hi])
+                     most, INF, PAIR_MAX, scores, new_facts(), out[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     _sliced(slice_of, len(starts))
 

@@ -22,7 +22,7 @@ from ..core.patterns import PatternMatrix
 from ..kernels.config import INF
 
 if TYPE_CHECKING:
-    from ..kernels.bounds_cpu import Scores
+    from ..kernels.bounds_cpu import Facts, Scores
 
 
 @dataclass
@@ -79,21 +79,26 @@ class Answerers:
     """What the CPU first pass reads of the guesses that may answer a set's buckets, made once
     per set (``answerers``): their rows and caps by decreasing cap, the answer-major replies of
     those rows in that order (none where each bucket is answered by its own answers), the most
-    distinct replies any of the set's answers gives on it, and the scores of the buckets its
+    distinct replies any of the set's answers gives on it, the scores of the buckets its
     first passes have scored pairwise so far (``kernels.bounds_cpu.Scores``: the next first pass
-    over a bucket already scored reads its score, proven by the bucket's members)."""
+    over a bucket already scored reads its score, proven by the bucket's members), and the
+    letter facts' replies that let its scans skip guesses (``kernels.bounds_cpu.Facts``; no rows
+    where not asked for or not Wordle's replies)."""
 
     rows: np.ndarray
     caps: np.ndarray
     replies: np.ndarray
     member_most: int
     scores: Scores
+    facts: Facts
 
 
 def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np.ndarray,
-              members_only: bool = False) -> Answerers:
-    """Return the ``Answerers`` of the guess ``rows`` (with their ``caps``) over ``answers``."""
-    from ..kernels.bounds_cpu import new_scores
+              members_only: bool = False, facts: bool = False) -> Answerers:
+    """Return the ``Answerers`` of the guess ``rows`` (with their ``caps``) over ``answers``, with
+    room for letter facts where ``facts`` asks (normal mode: the guesses scanned one by one)."""
+    from ..kernels.bounds_cpu import new_facts, new_scores
+    from ..kernels.replies import WORDLE
     from ..kernels.stats import BRANCHES
 
     order = np.argsort(-caps, kind="stable")
@@ -102,8 +107,10 @@ def answerers(pm: PatternMatrix, answers: np.ndarray, rows: np.ndarray, caps: np
         np.ascontiguousarray(answer_replies(pm, answers, ranked))
     own = CpuBackend().set_stats(pm.codes, pm.answer_rows[answers], answers, pm.game.n_patterns,
                                  pm.game.solved, (BRANCHES,))
+    with_facts = facts and not members_only and pm.game.kind == WORDLE
     return Answerers(ranked, np.ascontiguousarray(caps[order], np.int64), replies, int(own[:, 0].max()),
-                     new_scores(pm.shape[1]))
+                     new_scores(pm.shape[1]),
+                     new_facts(ranked, pm.letters, pm.letter_counts) if with_facts else new_facts())
 
 
 def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows: np.ndarray,
@@ -125,7 +132,15 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     """
     import numba
 
-    from ..kernels.bounds_cpu import PAIR_MAX, Guesses, Words, remember, start_bounds, start_hard_bounds
+    from ..kernels.bounds_cpu import (
+        PAIR_MAX,
+        Guesses,
+        Words,
+        fill_facts,
+        remember,
+        start_bounds,
+        start_hard_bounds,
+    )
     from ..kernels.threads import over_slices
 
     starts = np.ascontiguousarray(starts, np.int32)
@@ -143,6 +158,8 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
                                    pm.answer_rows.astype(np.int32))
     words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
     guesses = Guesses(kept.rows, kept.caps)
+    if kept.facts.replies.shape[1] and not hard:  # the threads only read them: filled here, before them
+        fill_facts(codes, kept.replies, answers, answer_rows, starts, game.n_patterns, pair_max, kept.facts)
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
         if stop is not None and stop[0]:
@@ -154,7 +171,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
         else:
             start_bounds(codes, kept.replies, answers, starts[lo:hi], guesses, game.solved, left,
                          members_only, answer_rows, kept.member_most, limit, pair_max, kept.scores,
-                         buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
+                         kept.facts, buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
     if stop is not None and stop[0]:
