@@ -65,9 +65,10 @@ def new_scores(n_answers: int) -> Scores:
     return Scores(new_memo(), zobrist(n_answers, 0x5C0E5))
 
 
-Guesses = namedtuple("Guesses", "rows cap")
+Guesses = namedtuple("Guesses", "rows cap facts")
 """The guesses that may answer the buckets in a first pass: rows by decreasing ``cap``, in the
-order of the answer-major replies' columns (``tmat``)."""
+order of the answer-major replies' columns (``tmat``), and the letter facts' replies of each
+(``facts``: ``Facts``, ``new_facts()`` where none are used)."""
 
 Facts = namedtuple("Facts", "replies most done letters counts rank")
 """What the letter facts of Wordle's replies bound (``new_facts``, filled by ``fill_facts``):
@@ -415,12 +416,15 @@ def fill_facts(codes, tmat, answers, answer_rows, starts, n_patterns, pair_max, 
 
 
 @njit(cache=True, nogil=True)
-def _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed, most, left,
-                 out, room, cutoff, scores, fresh):
+def _score_pairs(tmat, cap, layout, best, split, final, pair_max, fixed, most, left, out, room, cutoff,
+                 scores, fresh):
     """Score the buckets of at most ``pair_max`` answers not ``final`` yet for every guess at once,
-    largest first (``scores``: those known; ``fresh``: those found, see ``bounds_of_start``),
-    checking the bound so far (``_partial``) against ``cutoff`` before each; return that bound
-    where it reaches the cutoff, else -1."""
+    largest first (``layout``: ``(local, perm, first, active)`` of ``_buckets``; ``scores``: those
+    known; ``fresh``: those found, see ``bounds_of_start``), checking the bound so far
+    (``_partial``) against ``cutoff`` before each; return that bound where it reaches the cutoff,
+    else -1."""
+    local, perm, first, active = layout
+    na = active.shape[0]
     seen = np.empty(BLOCK, np.uint8)
     score = np.empty(BLOCK, np.uint8)
     key = np.zeros(tmat.shape[1], np.uint8)
@@ -455,7 +459,7 @@ def _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, 
 
 @njit(cache=True, nogil=True)
 def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only, answer_rows, member_most,
-                    cutoff, pair_max, scores, facts, out, fresh):
+                    cutoff, pair_max, scores, out, fresh):
     """Fill ``out[p]`` (one per reply) with a proven lower bound on V(bucket p of start row ``s``,
     ``left``) (0 for empty buckets and the solved reply) and return ``len(answers) + sum(out)``.
 
@@ -466,11 +470,11 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
     ``cutoff`` (before any bucket is scored where the caps already show it). Buckets of at most
     ``pair_max`` answers are scored pairwise (``PAIR_MAX``; the value never changes a result),
     unless ``scores`` (read only here) holds the bucket's score: ``fresh[p]`` gets ``1 + 2 * best
-    + split`` of each bucket scored pairwise (0: none) for ``remember``. ``facts`` (read only
-    here; filled by ``fill_facts`` for ``s``, or with no rows) skip a large bucket's guesses that
+    + split`` of each bucket scored pairwise (0: none) for ``remember``. ``guesses.facts`` (read
+    only here; filled by ``fill_facts`` for ``s``, or with no rows) skip a large bucket's guesses that
     cannot score above its best (never changes a result).
     """
-    rows, cap = guesses.rows, guesses.cap
+    rows, cap, facts = guesses
     n_patterns = out.shape[0]
     local, perm, first, active, fixed = _buckets(codes, answers, s, solved, n_patterns, left, out)
     na = active.shape[0]
@@ -519,8 +523,8 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
                 # it would end here were no guess to score above this cap on the small buckets (not
                 # scanned yet, so not proven): score them now, and go on with their exact scores
                 paired = True
-                refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final,
-                                       pair_max, fixed, most, left, out, room, cutoff, scores, fresh)
+                refuted = _score_pairs(tmat, cap, (local, perm, first, active), best, split, final, pair_max,
+                                       fixed, most, left, out, room, cutoff, scores, fresh)
                 if refuted >= 0:
                     return refuted
         row = codes[rows[gi]]
@@ -549,7 +553,7 @@ def bounds_of_start(codes, tmat, answers, s, guesses, solved, left, members_only
     for t in range(na):
         final[active[t]] |= members_only or first[active[t] + 1] - first[active[t]] > pair_max
     if not paired:
-        refuted = _score_pairs(tmat, cap, local, perm, first, active, na, best, split, final, pair_max, fixed,
+        refuted = _score_pairs(tmat, cap, (local, perm, first, active), best, split, final, pair_max, fixed,
                                most, left, out, room, cutoff, scores, fresh)
         if refuted >= 0:
             return refuted
@@ -590,12 +594,12 @@ def size_bounds(codes, answers, starts, most, solved, n_patterns, left, out):
 
 @njit(nogil=True, cache=True)
 def start_bounds(codes, tmat, answers, starts, guesses, solved, left, members_only, answer_rows, member_most,
-                 cutoff, pair_max, scores, facts, out, totals, fresh):
+                 cutoff, pair_max, scores, out, totals, fresh):
     """Fill ``out[j]`` (bucket bounds), ``totals[j]`` (first-pass bound) and ``fresh[j]`` (the
     bucket scores found) of start row ``starts[j]`` (see ``bounds_of_start``)."""
     for j in range(starts.shape[0]):
         totals[j] = bounds_of_start(codes, tmat, answers, starts[j], guesses, solved, left, members_only,
-                                    answer_rows, member_most, cutoff, pair_max, scores, facts, out[j],
+                                    answer_rows, member_most, cutoff, pair_max, scores, out[j],
                                     fresh[j])
 
 

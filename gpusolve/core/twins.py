@@ -92,20 +92,20 @@ def _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows, memb
     """Return what the CPU first pass reads of the ``guesses`` (``bounds.answerers``): them ranked
     by decreasing cap (``Guesses``), their answer-major replies, the most distinct replies an
     answer gives."""
-    from ..kernels.bounds_cpu import Guesses
+    from ..kernels.bounds_cpu import Guesses, new_facts
 
     caps = _branches(codes, guesses, answers, n_patterns, solved)
     order = np.argsort(-caps, kind="stable")
     ranked = np.ascontiguousarray(guesses[order], np.int32)
     replies = np.zeros((0, 0), np.uint8) if members_only else np.ascontiguousarray(tmat[answers][:, ranked])
     most = int(_branches(codes, answer_rows[answers], answers, n_patterns, solved).max(initial=0))
-    return Guesses(ranked, np.ascontiguousarray(caps[order])), replies, most
+    return Guesses(ranked, np.ascontiguousarray(caps[order]), new_facts()), replies, most
 
 
 def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, left, members_only, answer_rows,
                   perm, out, totals) -> None:
     """The exact first pass (no cutoff) of ``bounds_cpu.start_bounds``, its guesses ranked by cap."""
-    from ..kernels.bounds_cpu import PAIR_MAX, new_facts, new_scores, start_bounds
+    from ..kernels.bounds_cpu import PAIR_MAX, new_scores, start_bounds
     from ..kernels.config import INF
 
     kept, replies, most = _ranked(codes, tmat, answers, guesses, solved, n_patterns, answer_rows,
@@ -115,7 +115,7 @@ def _start_bounds(codes, tmat, answers, starts, guesses, solved, n_patterns, lef
 
     def slice_of(lo: int, hi: int) -> None:  # the start words lo to hi, on a thread
         start_bounds(codes, replies, answers, starts[lo:hi], kept, solved, left, members_only, answer_rows,
-                     most, INF, PAIR_MAX, scores, new_facts(), out[lo:hi], totals[lo:hi], fresh[lo:hi])
+                     most, INF, PAIR_MAX, scores, out[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     _sliced(slice_of, len(starts))
 

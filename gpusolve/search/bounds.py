@@ -157,7 +157,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
     codes, answers, answer_rows = (np.ascontiguousarray(pm.codes), np.ascontiguousarray(answers, np.int32),
                                    pm.answer_rows.astype(np.int32))
     words = Words(game.kind, game.length, game.colours, pm.letters, pm.letter_counts)
-    guesses = Guesses(kept.rows, kept.caps)
+    guesses = Guesses(kept.rows, kept.caps, kept.facts)
     if kept.facts.replies.shape[1] and not hard:  # the threads only read them: filled here, before them
         fill_facts(codes, kept.replies, answers, answer_rows, starts, game.n_patterns, pair_max, kept.facts)
 
@@ -171,7 +171,7 @@ def first_pass(pm: PatternMatrix, answers: np.ndarray, starts: np.ndarray, rows:
         else:
             start_bounds(codes, kept.replies, answers, starts[lo:hi], guesses, game.solved, left,
                          members_only, answer_rows, kept.member_most, limit, pair_max, kept.scores,
-                         kept.facts, buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
+                         buckets[lo:hi], totals[lo:hi], fresh[lo:hi])
 
     over_slices(slice_of, len(starts), numba.get_num_threads())
     if stop is not None and stop[0]:
