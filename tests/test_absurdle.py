@@ -278,7 +278,7 @@ def test_absurdle_cli_cuda_equals_cpu(monkeypatch, tmp_path):
         r = runner.invoke(app, ["absurdle", "--guesses", str(guesses), "--answers", str(answers), "--json",
                                 "--backend", backend])
         assert r.exit_code == 0, r.output
-        out[backend] = {k: v for k, v in json.loads(r.output).items() if k != "seconds"}
+        out[backend] = {k: v for k, v in json.loads(r.stdout).items() if k != "seconds"}
     assert out["cpu"] == out["cuda"] and out["cpu"]["worst"] == 3
 
 

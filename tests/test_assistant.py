@@ -239,7 +239,7 @@ def test_cli_solve_history_and_errors():
     for lists in ("original", "nyt-2023-07"):
         r = runner.invoke(app, ["solve", "--lists", lists, "--state", "SALET:.....,CRONY:.Y..G", "--json",
                                 "--think", "inf"])
-        assert r.exit_code == 0 and json.loads(r.output)["proven"], r.output
+        assert r.exit_code == 0 and json.loads(r.stdout)["proven"], r.output
     r = runner.invoke(app, ["solve", "--history", "SALET:.....,TRICK:G...."])
     assert r.exit_code == 2 and r.output.startswith("error: ") and "impossible" in r.output
     r = runner.invoke(app, ["solve", "--history", "SALET"])
@@ -261,7 +261,7 @@ def test_cli_solve_interactive_with_bad_input():
 def test_cli_analyze_and_play_human():
     r = runner.invoke(app, ["analyze", "SALET:.....,CRONY:.Y..G", "--json"])
     assert r.exit_code == 0 and '"word": "RUGBY"' in r.output
-    first = json.loads(r.output)["moves"][0]
+    first = json.loads(r.stdout)["moves"][0]
     assert (first["best"], first["cost"], first["cost_exact"]) == ("SALET", 0, True)
     r = runner.invoke(app, ["analyze", "--mode", "hard", "SALET:.....,CRONY:.Y..G", "--think", "0.001"])
     assert r.exit_code == 0 and "hard mode" in r.output and "~: an estimate" in r.output

@@ -34,7 +34,7 @@ def test_help_lists_commands():
 def test_rank_json_reproduces_the_seed():
     result = run("rank", "--guesses", "answers", "--top", "3", "--worst", "1", "--json")
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)
+    rows = json.loads(result.stdout)
     assert [r["word"] for r in rows] == ["RAISE", "SLATE", "CRATE", "FUZZY"]
     assert set(rows[0]) == {"word", "entropy", "max", "expectation", "branches",
                             "guaranteed_wins", "expected_wins"}
@@ -51,7 +51,7 @@ def test_patterns_reports(tmp_path, monkeypatch):
     monkeypatch.setenv("GPUSOLVE_CACHE_DIR", str(tmp_path))
     result = run("patterns", "--game", "mastermind", "--json")
     assert result.exit_code == 0, result.output
-    info = json.loads(result.output)
+    info = json.loads(result.stdout)
     assert (info["guesses"], info["answers"], info["backend"]) == (1296, 1296, "cpu")
     assert info["cache"].startswith(str(tmp_path))
 
@@ -59,7 +59,7 @@ def test_patterns_reports(tmp_path, monkeypatch):
 def test_doctor_runs():
     result = run("doctor", "--json")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["ok"] and report["checks"][0]["ok"]
 
 

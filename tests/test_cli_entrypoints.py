@@ -18,7 +18,7 @@ def test_optimal_tree_worst_case_objective_equals_the_worst_case_command():
     via_optimal = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", *lists])
     direct = runner.invoke(app, ["worst-case", "--max-depth", "6", *lists])
     assert via_optimal.exit_code == 0, via_optimal.output
-    a, b = json.loads(via_optimal.output), json.loads(direct.output)
+    a, b = json.loads(via_optimal.stdout), json.loads(direct.stdout)
     assert a["worst"] == b["worst"] and a["proven"]
 
 
@@ -27,7 +27,7 @@ def test_optimal_tree_worst_case_rank():
                                  "--answers", FAMILY, "--guesses", "answers", "--max-guesses", "9",
                                  "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["rank"]["achieving"]
+    assert json.loads(result.stdout)["rank"]["achieving"]
 
 
 def test_unknown_objective_is_one_line():
@@ -47,11 +47,11 @@ def test_play_human_through_play():
 def test_rank_and_tree_with_a_prior():
     ranked = runner.invoke(app, ["rank", "--prior", "frequency", "--top", "2", "--json"])
     assert ranked.exit_code == 0, ranked.output
-    assert len(json.loads(ranked.output)) == 2
+    assert len(json.loads(ranked.stdout)) == 2
     tree = runner.invoke(app, ["tree", "--prior", "frequency", "--guesses", FAMILY, "--answers", FAMILY,
                                "--json"])
     assert tree.exit_code == 0, tree.output
-    assert json.loads(tree.output)["first_guess"]
+    assert json.loads(tree.stdout)["first_guess"]
     bad = runner.invoke(app, ["rank", "--prior", "frequency", "--by", "tree"])
     assert bad.exit_code == 2 and bad.output.startswith("error: --prior goes with --by guess")
 

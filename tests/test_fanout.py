@@ -195,7 +195,7 @@ def test_local_cluster_of_processes_gives_the_same_results(single, lists, tmp_pa
                                    "--answers", a, "--workers", "2", "--run-dir", str(tmp_path / "r"),
                                    "--json", "--top", "1000"])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)["results"] == single.rows
+    assert json.loads(out.stdout)["results"] == single.rows
 
 
 def test_unreachable_scheduler_is_a_one_line_error(pm, lists, tmp_path, monkeypatch):

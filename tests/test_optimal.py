@@ -267,7 +267,7 @@ def test_cli_start_json_and_tree(tmp_path):
         "optimal-tree", "--game", "mastermind", "--length", "3", "--colours", "3",
         "--start", "112", "--json", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert set(data) >= {"first_guess", "total", "mean", "worst", "histogram", "proven", "nodes", "seconds"}
     assert data["first_guess"] == "112" and data["proven"]
     tree, game, info = load_tree(out)
@@ -293,7 +293,7 @@ def test_cli_state_text_and_json():
     assert r.exit_code == 0, r.output
     assert "best next guess" in r.output and "more guesses" in r.output
     r = runner.invoke(gpusolve.cli.app, [*base, "--json"])
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert data["moves"] == 1 and data["alternatives"][0]["total"] == data["total"]
     assert all(a["total"] >= data["total"] for a in data["alternatives"])
 

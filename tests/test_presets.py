@@ -256,5 +256,5 @@ def test_cli_preset_search_cuda_equals_cpu(monkeypatch, tmp_path):
         r = CliRunner().invoke(app, ["preset", "--search", "--words", "2", "--guesses", str(words),
                                      "--answers", str(words), "--json", "--backend", backend])
         assert r.exit_code == 0, r.output
-        out[backend] = {key: v for key, v in json.loads(r.output).items() if key != "seconds"}
+        out[backend] = {key: v for key, v in json.loads(r.stdout).items() if key != "seconds"}
     assert out["cpu"] == out["cuda"] and out["cpu"]["sets_searched"] > 10

@@ -208,7 +208,7 @@ def test_cli_optimal_tree_without_a_start_is_the_proof(tmp_path, lists):
             "--workers", "1"]
     first = CliRunner().invoke(app, [*args, "--json"])
     assert first.exit_code == 0, first.output
-    data = json.loads(first.output)
+    data = json.loads(first.stdout)
     winners = [w for w, t in truth.items() if t == best]
     assert data["complete"] and data["best"] == [{"guess": w, "total": best} for w in winners]
     names = ", ".join(winners)

@@ -330,7 +330,7 @@ def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
                               "--answers", a, "--run-dir", str(tmp_path / "t"), "--workers", "0", "--json",
                               "--top", "3", "--output", str(tmp_path / "all.csv")])
     assert out.exit_code == 0, out.output
-    doc = json.loads(out.output)
+    doc = json.loads(out.stdout)
     assert len(doc["results"]) == 3 and doc["params"]["task"] == "reference-greedy"
     assert len((tmp_path / "all.csv").read_text().splitlines()) == 1 + doc["candidates"]
     out = runner.invoke(app, ["rank", "--by", "tree", "--task", "reference-greedy", "--guesses", g,
@@ -350,7 +350,7 @@ def test_cli_rank_by_tree_and_rank_exact(tmp_path, lists):
                               "--words-file", str(tmp_path / "words.txt"), "--run-dir", str(tmp_path / "x"),
                               "--workers", "0", "--json", "--cutoff", "30"])
     assert out.exit_code == 0, out.output
-    doc = json.loads(out.output)
+    doc = json.loads(out.stdout)
     assert doc["computed"] == 0 and {r["word"] for r in doc["results"]} == {w.upper() for w in two}
     assert "among the 2" in doc["statement"]
 

@@ -280,7 +280,7 @@ def test_cli_tree_file_passes_verify(tmp_path):
     r = runner.invoke(app, ["optimal-tree", "--objective", "worst-case", "--answers", FAMILY,
                             "--out", out, "--json"])
     assert r.exit_code == 0, r.output
-    depth = json.loads(r.output)["worst"]
+    depth = json.loads(r.stdout)["worst"]
     r = runner.invoke(app, ["verify", out, "--max-guesses", str(depth)])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["verify", out, "--max-guesses", str(depth - 1)])
@@ -313,7 +313,7 @@ def test_cli_worst_case_backend_cuda_equals_cpu(monkeypatch, tmp_path):
                                 "--answers", family, "--max-guesses", "10", "--backend", backend, "--json",
                                 "--out", str(tmp_path / f"{backend}.json")])
         assert r.exit_code == 0, r.output
-        data = json.loads(r.output)
+        data = json.loads(r.stdout)
         data.pop("seconds")
         data.pop("nodes")  # the work differs (on CUDA, statistics strike guesses early); the result not
         out[backend] = data, (tmp_path / f"{backend}.json").read_text()
