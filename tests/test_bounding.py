@@ -167,10 +167,33 @@ def test_buckets_the_greedy_trees_and_screens_miss_get_the_worst_case_searchs_tr
     result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
     check(result, pm, least_total(pm, start, 6), bucket_values(pm, start, 6))
     assert result.complete
-    with RunStore(tmp_path, bounding.bounds_job(pm, None, None, "normal", 6) | {"start": start}) as store:
-        first_trees = [r["how"] for u, r in store.results().items() if u.startswith("upper:")
-                       and r["how"] != "search"]
-    assert first_trees == ["worst-case"] * len(result.buckets)
+    first_trees = _first_trees(tmp_path, pm, start)
+    assert len(first_trees) == len(result.buckets) and set(first_trees.values()) == {"worst-case"}
+
+
+def test_the_restricted_searches_find_the_buckets_best_trees_where_no_search_finishes(tmp_path, monkeypatch):
+    """With every first guess among the restricted search's and no bucket search finishing, the
+    restricted searches alone give every bucket its least cost's tree: the assembled tree totals
+    the least total, while the lower bound stays the bounds'."""
+    pm = random_instance("jotto", 0, 60, 80)
+    start = pm.guesses[0]
+    tried = set()
+
+    def no_search(run, b, cutoff, seconds):  # never finishes; stops the run once level 0 is spent
+        if b.label in tried:
+            raise bounding._TimeUp
+        tried.add(b.label)
+        return False
+
+    monkeypatch.setattr(bounding._Run, "_search", no_search)
+    monkeypatch.setattr(bounding, "RESTRICTED_CANDIDATES", len(pm.guesses))
+    result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
+    values = bucket_values(pm, start, 6)
+    check(result, pm, least_total(pm, start, 6), values)
+    assert result.stopped == "time limit" and result.upper == least_total(pm, start, 6)
+    assert all(b.upper == values[b.reply] for b in result.buckets)
+    assert "restricted search" in {b.upper_how for b in result.buckets}
+    assert any(b.lower < b.upper for b in result.buckets)  # the bounds alone prove less
 
 
 def _greedy_and_worst_case_miss(monkeypatch) -> None:
@@ -296,17 +319,17 @@ def test_cli_bounds_writes_a_tree_that_verifies(tmp_path):
             "--max-guesses", "8"]
     res = runner.invoke(gpusolve.cli.app, args)
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert data["proven"] and data["lower"] == data["upper"] and data["gap"] == 0
     assert data["first_pass"] <= data["second_pass"] <= data["lower"]
     res = runner.invoke(gpusolve.cli.app, ["verify", str(out), "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["valid"] and json.loads(res.output)["summary"]["total"] == data["upper"]
+    assert json.loads(res.stdout)["valid"] and json.loads(res.stdout)["summary"]["total"] == data["upper"]
     tree, _, _ = load_tree(out)
     assert tree.guess == "TEA"
     exact = runner.invoke(gpusolve.cli.app, ["optimal-tree", "--game", "wordle3", "--start", "TEA", "--json",
                                              "--max-guesses", "8"])
-    assert json.loads(exact.output)["total"] == data["lower"]
+    assert json.loads(exact.stdout)["total"] == data["lower"]
 
 
 def test_cli_bounds_no_strategy_is_one_error_line(tmp_path):

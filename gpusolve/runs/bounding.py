@@ -22,12 +22,17 @@ finished and a rerun goes further:
    where it runs too deep by trying the next best guesses by entropy (``fitted_tree``), where it
    is better. A bucket still without a tree goes on with its screen at every level below,
    before its searches. Units ``upper:REPLY:TOTAL``.
-3. **Bucket searches**: the exact search (``gpusolve.search.optimal.solve`` on the position
-   after the start word's reply) with a cutoff ``C`` and a time limit. It either finds V < C
-   exactly, with its optimal subtree (units ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves
-   V >= C (unit ``lower:REPLY:C``), or runs out of time. A bucket's first search has the cutoff
-   of its tree's total (finishing settles it: V exactly); later ones raise its lower bound, the
-   cutoff one above the bound, then 2, 4, 8... above while they succeed. Time goes in rounds
+3. **Bucket searches**: first, at each level, the exact search restricted to the bucket's best
+   few first guesses by size bound (``RESTRICTED_CANDIDATES``, ``LEVEL_GROWTH`` times more each
+   level; every reply below them searched exactly) with the cutoff of its tree's total: it finds
+   a better tree cheaply where the whole search cannot finish (an upper bound, as any tree is;
+   unit ``upper:REPLY:TOTAL``, how ``restricted search``). Then the exact search
+   (``gpusolve.search.optimal.solve`` on the position after the start word's reply) with a cutoff
+   ``C`` and a time limit. It either finds V < C exactly, with its optimal subtree (units
+   ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves V >= C (unit ``lower:REPLY:C``), or runs
+   out of time. A bucket's first search has the cutoff of its tree's total (finishing settles
+   it: V exactly); later ones raise its lower bound, the cutoff one above the bound, then 2, 4,
+   8... above while they succeed. Time goes in rounds
    (levels): each open bucket, largest gap first, gets ``SEARCH_SECONDS * LEVEL_GROWTH ** k``
    seconds at level k (unit ``level:REPLY:K`` once its time is spent), so every bucket is tried
    cheaply before any is tried dearly, and the buckets that settle cheaply settle first.
@@ -77,6 +82,13 @@ repaired greedy tree and the screen do not (seconds)."""
 TREE_PAIR_MB = 64
 """The worst-case search's pair cache there (MiB)."""
 
+RESTRICTED_CANDIDATES = 16
+"""First guesses the restricted search of a bucket tries at level 0 (``LEVEL_GROWTH`` times more
+each level)."""
+
+RESTRICTED_SHARE = 0.5
+"""The share of a level's time the restricted search gets, before the bucket's searches."""
+
 SCREEN_CANDIDATES = 160
 """First guesses a bucket's screen tries where the repaired greedy tree runs too deep: the best by
 entropy and the best by largest bucket, alternately, this many of each."""
@@ -110,8 +122,8 @@ class Bucket:
     """What proves the lower bound: first-pass, second-pass or search (at a cutoff, or exact)."""
     upper: int | None = None
     upper_how: str = ""
-    """Where the subtree comes from: greedy (repaired where too deep), worst-case, screen or search
-    (exact)."""
+    """Where the subtree comes from: greedy (repaired where too deep), worst-case, screen, restricted
+    search or search (exact)."""
     tree: Tree | None = None
     level: int = 0
     """The next level of search time this bucket gets."""
@@ -484,6 +496,8 @@ class _Run:
             found = self._screened_tree(b, ends)
             if found is not None:
                 self._save(b, [self._upper_fact(found[0], found[1], "screen")])
+        if b.upper is not None and not b.exact:
+            self._restricted(b, RESTRICTED_CANDIDATES * LEVEL_GROWTH ** level, allowed * RESTRICTED_SHARE)
         step = b.gap if b.level == 0 and b.upper is not None else 1
         while not b.exact:
             self._check_time()
@@ -500,6 +514,32 @@ class _Run:
         if not b.exact:
             b.level = level + 1
             self._save(b, [("level", level, {"level": level, "seconds": allowed, "bound": b.lower}, None)])
+
+    def _restricted(self, b: Bucket, candidates: int, seconds: float) -> None:
+        """Record the tree the exact search finds for bucket ``b`` when its first guess is one of
+        the ``candidates`` best by size bound, where it is below the bucket's tree (at most
+        ``seconds``; an interrupted search records nothing)."""
+        from ..search.optimal import Options, Question, solve
+
+        if self.deadline is not None:
+            seconds = min(seconds, self.deadline - time.monotonic())
+        if seconds <= 0:
+            return
+        budget = Budget(None, seconds)
+        options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget,
+                          known=self.known, keep_subproblems=PER_UNIT, min_work=MIN_WORK)
+        question = Question(moves=((self.word, b.reply),), mode=self.mode, max_guesses=self.max_guesses,
+                            cutoff=b.upper, candidates=candidates)
+        try:
+            res = solve(self.pm, question, options)
+        except Infeasible:  # none of those first guesses finds every answer in time: nothing learnt
+            self.known = None
+            return
+        self.known = None  # in the memo now
+        if budget.interrupted:
+            raise KeyboardInterrupt
+        if res.total is not None and not res.interrupted and res.total < b.upper:
+            self._save(b, [self._upper_fact(res.tree, res.total, "restricted search")], res.subproblems)
 
     def _search(self, b: Bucket, cutoff: int, seconds: float) -> bool:
         """Search bucket ``b`` with ``cutoff`` for at most ``seconds``; record what it proves and
