@@ -163,6 +163,7 @@ def test_buckets_the_greedy_trees_and_screens_miss_get_the_worst_case_searchs_tr
     start = pm.guesses[14]
     monkeypatch.setattr(bounding, "fitted_tree", lambda *args: None)
     monkeypatch.setattr(bounding._Run, "_screened_tree", lambda run, b, ends: None)
+    monkeypatch.setattr(bounding._Run, "_restricted_tree", lambda run, b, candidates, seconds: None)
     monkeypatch.setattr(bounding, "TREE_SECONDS", 3600.0)  # its compile on a loaded machine: no miss
     result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
     check(result, pm, least_total(pm, start, 6), bucket_values(pm, start, 6))
@@ -197,11 +198,13 @@ def test_the_restricted_searches_find_the_buckets_best_trees_where_no_search_fin
 
 
 def _greedy_and_worst_case_miss(monkeypatch) -> None:
-    """Leave every bucket of two or more answers without a repaired greedy or worst-case tree."""
+    """Leave every bucket of two or more answers without a repaired greedy, restricted search's or
+    worst-case tree."""
     fitted = bounding.fitted_tree
     monkeypatch.setattr(bounding, "fitted_tree",
                         lambda pm, answers, *args: fitted(pm, answers, *args) if len(answers) == 1 else None)
     monkeypatch.setattr(bounding._Run, "_worst_case_tree", lambda run, b: None)
+    monkeypatch.setattr(bounding._Run, "_restricted_tree", lambda run, b, candidates, seconds: None)
 
 
 def _first_trees(tmp_path, pm, start) -> dict[str, str]:

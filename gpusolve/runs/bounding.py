@@ -15,7 +15,8 @@ finished and a rerun goes further:
    bounds per bucket (``gpusolve.search.bounds``); unit ``bounds``.
 2. **Bucket trees**: a subtree per bucket that finds every answer within the guesses left, the
    quickest first, so that a whole tree (an upper bound) exists early: the greedy entropy tree
-   (``gpusolve.search.greedy``) where it fits, else a screen's tree (``_Screen``: first guesses
+   (``gpusolve.search.greedy``) where it fits, else the restricted search's (below;
+   ``RESTRICTED_SECONDS``), else a screen's tree (``_Screen``: first guesses
    checked in rounds, every reply's answers by the worst-case search under a node budget
    growing each round, until one works; ``SCREEN_SECONDS``), else the worst-case search's
    (``gpusolve.search.worstcase``, ``TREE_SECONDS``); then, for those, the greedy tree repaired
@@ -85,6 +86,10 @@ TREE_PAIR_MB = 64
 RESTRICTED_CANDIDATES = 16
 """First guesses the restricted search of a bucket tries at level 0 (``LEVEL_GROWTH`` times more
 each level)."""
+
+RESTRICTED_SECONDS = 60.0
+"""The time the restricted search gets to find a tree for a bucket the greedy tree does not fit
+(seconds), in the trees phase."""
 
 RESTRICTED_SHARE = 0.5
 """The share of a level's time the restricted search gets, before the bucket's searches."""
@@ -408,12 +413,14 @@ class _Run:
 
     def trees(self) -> None:
         """Record a subtree within the guesses left for every bucket lacking one, the quickest
-        first: the greedy trees that fit of all, smallest first, then the screens' and the
-        worst-case search's trees of the buckets still lacking one; then, for those, the repaired
-        greedy tree where it is better."""
+        first: the greedy trees that fit of all, smallest first, then the restricted search's,
+        the screens' and the worst-case search's trees of the buckets still lacking one; then, for
+        those, the repaired greedy tree where it is better."""
         todo = sorted((b for b in self.buckets if b.upper is None and b.lower < INF),
                       key=lambda b: len(b.answers))
         for how, find in (("greedy", lambda b: self._fitted_tree(b, 0)),
+                          ("restricted search",
+                           lambda b: self._restricted_tree(b, RESTRICTED_CANDIDATES, RESTRICTED_SECONDS)),
                           ("screen", lambda b: self._screened_tree(b, time.monotonic() + SCREEN_SECONDS)),
                           ("worst-case", self._worst_case_tree)):
             for b in [b for b in todo if b.upper is None]:
@@ -496,8 +503,11 @@ class _Run:
             found = self._screened_tree(b, ends)
             if found is not None:
                 self._save(b, [self._upper_fact(found[0], found[1], "screen")])
-        if b.upper is not None and not b.exact:
-            self._restricted(b, RESTRICTED_CANDIDATES * LEVEL_GROWTH ** level, allowed * RESTRICTED_SHARE)
+        if not b.exact:
+            found = self._restricted_tree(b, RESTRICTED_CANDIDATES * LEVEL_GROWTH ** level,
+                                          allowed * RESTRICTED_SHARE)
+            if found is not None:
+                self._save(b, [self._upper_fact(found[0], found[1], "restricted search")])
         step = b.gap if b.level == 0 and b.upper is not None else 1
         while not b.exact:
             self._check_time()
@@ -515,31 +525,32 @@ class _Run:
             b.level = level + 1
             self._save(b, [("level", level, {"level": level, "seconds": allowed, "bound": b.lower}, None)])
 
-    def _restricted(self, b: Bucket, candidates: int, seconds: float) -> None:
-        """Record the tree the exact search finds for bucket ``b`` when its first guess is one of
-        the ``candidates`` best by size bound, where it is below the bucket's tree (at most
-        ``seconds``; an interrupted search records nothing)."""
+    def _restricted_tree(self, b: Bucket, candidates: int, seconds: float) -> tuple[Tree, int] | None:
+        """Return (the tree the exact search finds for bucket ``b`` when its first guess is one of
+        the ``candidates`` best by size bound, its total) where it is below the bucket's tree;
+        None where it is not, or not found within ``seconds``."""
         from ..search.optimal import Options, Question, solve
 
         if self.deadline is not None:
             seconds = min(seconds, self.deadline - time.monotonic())
         if seconds <= 0:
-            return
+            return None
         budget = Budget(None, seconds)
         options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget,
-                          known=self.known, keep_subproblems=PER_UNIT, min_work=MIN_WORK)
+                          known=self.known)
         question = Question(moves=((self.word, b.reply),), mode=self.mode, max_guesses=self.max_guesses,
                             cutoff=b.upper, candidates=candidates)
         try:
             res = solve(self.pm, question, options)
-        except Infeasible:  # none of those first guesses finds every answer in time: nothing learnt
-            self.known = None
-            return
-        self.known = None  # in the memo now
+        except Infeasible:  # none of those first guesses finds every answer within the guesses left
+            return None
+        finally:
+            self.known = None  # in the memo now
         if budget.interrupted:
             raise KeyboardInterrupt
-        if res.total is not None and not res.interrupted and res.total < b.upper:
-            self._save(b, [self._upper_fact(res.tree, res.total, "restricted search")], res.subproblems)
+        if res.interrupted or res.total is None or (b.upper is not None and res.total >= b.upper):
+            return None
+        return res.tree, res.total
 
     def _search(self, b: Bucket, cutoff: int, seconds: float) -> bool:
         """Search bucket ``b`` with ``cutoff`` for at most ``seconds``; record what it proves and
