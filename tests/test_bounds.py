@@ -192,6 +192,22 @@ def test_letter_facts_never_undercount_a_bucket(seed, n_answers, extra, subset):
                 assert max(scores[j:]) <= _within(facts, said, facts.most, j, 255)
 
 
+def test_letter_facts_are_filled_for_two_start_words_or_more():
+    """A lone start word's first pass fills no fact (its buckets, disjoint subsets of a fact's set,
+    hold fewer answers than filling it reads); two start words' do."""
+    from gpusolve.kernels.bounds_cpu import fill_facts
+
+    pm = random_instance("wordle", 7, 40, 60)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    kept = answerers(pm, cols, rows, guess_caps(guess_table(pm, cols, rows)), facts=True)
+    fill = (np.ascontiguousarray(pm.codes), kept.replies, cols, pm.answer_rows.astype(np.int32))
+    fill_facts(*fill, rows[:1], pm.game.n_patterns, 0, kept.facts)
+    assert not kept.facts.done.any()
+    fill_facts(*fill, rows[:2], pm.game.n_patterns, 0, kept.facts)
+    assert kept.facts.done.any()
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["wordle", "jotto", "mastermind"]), seed=st.integers(0, 10**6),
        above=st.integers(0, 12) | st.none(), batch=st.integers(1, 9), key_bits=st.sampled_from([0, 2, 64]))
