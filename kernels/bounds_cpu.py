@@ -385,7 +385,11 @@ def _popcount(x):
 def fill_facts(codes, tmat, answers, answer_rows, starts, n_patterns, pair_max, facts):
     """Fill the rows of ``facts`` that the buckets of more than ``pair_max`` answers (scanned
     guess by guess) of the start rows ``starts`` over ``answers`` need and are not filled yet
-    (``tmat``: the ranked guesses' answer-major replies); return None."""
+    (``tmat``: the ranked guesses' answer-major replies), where they are two or more; return None.
+    A lone start word's buckets are disjoint subsets of a fact's set: filling the fact reads a
+    reply per guess and answer of that set, more than skipping guesses can save on them."""
+    if starts.shape[0] < 2:
+        return
     width = tmat.shape[1]
     seen = np.zeros((width, 4), np.uint64)
     size = np.zeros(n_patterns, np.int64)

@@ -165,6 +165,23 @@ def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max, f
             assert cutoff <= cut.totals[j] <= full.totals[j]
 
 
+@pytest.mark.parametrize("seed", [0, 7, 8])
+def test_a_cutoff_never_bounds_a_small_bucket_by_guesses_not_scanned(seed):
+    """Every cutoff near each start word's total: no bucket bound above the whole first pass's. A
+    large bucket's scan may reach the cutoff once the small (pairwise) buckets are bounded by the
+    current guess's cap too, which the guesses before it (larger caps, not scanned on them) may
+    exceed: it must score them first (these games' small caps show it; 4-6 start words each)."""
+    pm = random_instance("mastermind", seed, 40, 60)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    full = first_pass(pm, cols, rows, rows, caps, 5)
+    for cutoff in sorted({int(t) + d for t in full.totals for d in (0, 1)}):
+        cut = first_pass(pm, cols, rows, rows, caps, 5, cutoff=cutoff, pair_max=6)
+        assert (cut.buckets <= full.buckets).all() and (cut.totals <= np.maximum(full.totals, cutoff)).all()
+        assert ((cut.totals >= cutoff) == (full.totals >= cutoff)).all()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), n_answers=st.integers(3, 40), extra=st.integers(0, 30),
        subset=st.integers(0, 2**40))
@@ -190,6 +207,22 @@ def test_letter_facts_never_undercount_a_bucket(seed, n_answers, extra, subset):
             for j in range(len(kept.rows)):
                 assert scores[j] <= _within(facts, said, facts.replies, j, 255)
                 assert max(scores[j:]) <= _within(facts, said, facts.most, j, 255)
+
+
+def test_letter_facts_are_filled_for_two_start_words_or_more():
+    """A lone start word's first pass fills no fact (its buckets, disjoint subsets of a fact's set,
+    hold fewer answers than filling it reads); two start words' do."""
+    from gpusolve.kernels.bounds_cpu import fill_facts
+
+    pm = random_instance("wordle", 7, 40, 60)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    kept = answerers(pm, cols, rows, guess_caps(guess_table(pm, cols, rows)), facts=True)
+    fill = (np.ascontiguousarray(pm.codes), kept.replies, cols, pm.answer_rows.astype(np.int32))
+    fill_facts(*fill, rows[:1], pm.game.n_patterns, 0, kept.facts)
+    assert not kept.facts.done.any()
+    fill_facts(*fill, rows[:2], pm.game.n_patterns, 0, kept.facts)
+    assert kept.facts.done.any()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
