@@ -9,11 +9,13 @@ import random
 import numpy as np
 import pytest
 from gpusolve.kernels import optimal_cpu
-from test_bounds import node_values
-from test_optimal import INF, WORDLE_WORDS, small_matrix
+from test_bounds import first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_optimal import INF, WORDLE_WORDS, brute_force, small_matrix
 
+from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.search import optimal
+from gpusolve.search.optimal import Options, Question, solve
 
 FAMILIES = ("IGHT", "OUND", "ATCH", "OWER", "ASTE", "ILLY", "AUNT", "EACH", "OUGH", "UNCH")
 """Endings that several Wordle answers share (FIGHT, LIGHT, MIGHT, ...): once hard mode keeps
@@ -81,3 +83,30 @@ def splitters(pm, core: list[str], rule: np.ndarray) -> list[str]:
             if all(c < 0 or letters[h][k] == c for k, c in enumerate(rule[:5]))
             and all(letters[h].count(c) >= least for c, least in enumerate(rule[5:]))
             and len({pm.game.reply(h, a) for a in core}) == len(core)]
+
+
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_the_killer_order_leaves_the_driver_s_values_as_brute_force_finds_them(monkeypatch):
+    """Every set searched by the driver (``first_pass_everywhere``), in hard mode with no cutoff the
+    bucket holding most answers of the last dead one first (``_Search._killer_first``): the same
+    totals as brute force, the order moved at least once."""
+    moved = []
+    first = optimal._Search._killer_first
+
+    def counted(self, todo, kids, left):
+        before = list(todo)
+        first(self, todo, kids, left)
+        moved.append(todo != before)
+
+    monkeypatch.setattr(optimal._Search, "_killer_first", counted)
+    for seed in range(1, 7):
+        pm = trap_instance(seed, 8)
+        for depth in (3, 4):
+            want = brute_force(pm, "hard", depth)
+            try:
+                got = solve(pm, Question(mode="hard", max_guesses=depth, tree=False),
+                            Options(workers=1, memo_mb=1)).total
+            except GpusolveError:
+                got = INF
+            assert got == want, (seed, depth)
+    assert any(moved)
