@@ -124,8 +124,16 @@ reply``), a set's combined hard-mode rule (``rule``, Wordle's hard mode; no colu
 and hard mode's scratch (``Hard``; None in the other modes: none of hard mode's code is compiled
 then, as for ``Scratch.sym``)."""
 
-Hard = namedtuple("Hard", "rscratch scratch")
-"""Hard mode's scratch: the combined rule's, and the compiled rule of one move (``kernels.hardmode``)."""
+Hard = namedtuple("Hard", "rscratch scratch cores")
+"""Hard mode's scratch: the combined rule's, the compiled rule of one move (``kernels.hardmode``)
+and the dead cores (``Cores``)."""
+
+Cores = namedtuple("Cores", "rows rule size count rule3 pos psize npos")
+"""Wordle hard mode's dead cores: sets of answers (guess rows ``rows[c, :size[c]]``) that no guess
+meeting the combined rule ``rule[c]`` splits into singletons, ``count[0]`` recorded (the oldest
+replaced past ``CORES``); and for the node with three guesses left searched now (one at a time:
+its children have two) its combined rule (``rule3``) and the ``npos[0]`` cores that apply to it, as
+positions in its set (``pos[a, :psize[a]]``)."""
 
 Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally pairs seen moves sym canon")
 """One worker's arrays (``new_scratch``): parameters, counters (``stats``;
@@ -176,6 +184,10 @@ WAYS = 4
 replaced)."""
 
 VECTOR_MAX = 128
+CORES = 256
+"""The most dead cores hard mode keeps (``Cores``)."""
+CORE_MAX = 16
+"""The most answers a dead core holds."""
 """Default largest set scanned by pairwise reply comparisons vectorized over the guesses
 (normal mode); larger sets and the other modes count replies guess by guess."""
 
@@ -1185,6 +1197,155 @@ def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, hard, shar
     return lg, lp, ident
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _covers(rule, weaker, length):
+    """Return whether every guess meeting the combined hard-mode rule ``rule`` meets ``weaker`` too
+    (``_combined_rule``'s layout): each green letter of ``weaker`` is ``rule``'s there, and each
+    least letter count of ``weaker`` is at most ``rule``'s."""
+    for k in range(length):
+        if weaker[k] >= 0 and rule[k] != weaker[k]:
+            return False
+    least = True
+    for j in range(length, rule.shape[0]):  # a loop: numba compiles no generator here
+        least &= rule[j] >= weaker[j]
+    return least
+
+
+@_phase
+def _gather_cores(at, stamp, params, moves, hard, tally, shared):
+    """At a node with three guesses left, write its combined rule to ``cores.rule3`` and the dead
+    cores that apply to it (each answer in its set, its rule covering theirs: ``_covers``) as
+    positions in its set to ``cores.pos`` (their answers marked in ``inset`` with ``stamp``)."""
+    cores = hard.cores
+    _combined_rule(params, shared.glet, moves.path, params[P_PATH0] + at.level, cores.rule3, hard.rscratch)
+    length = params[P_LENGTH]
+    a = 0
+    for c in range(min(cores.count[0], CORES)):
+        size = cores.size[c]
+        inside = _covers(cores.rule3, cores.rule[c], length)
+        for t in range(size):
+            if not inside:
+                break
+            g = cores.rows[c, t]
+            inside = tally.inset[g] == stamp
+            cores.pos[a, t] = tally.inpos[g]
+        if inside:
+            cores.psize[a] = size
+            a += 1
+    cores.npos[0] = a
+
+
+@_phase
+def _core_refutes(at, k, lv, cores):
+    """Return whether kept guess ``k`` of a node with three guesses left gives every answer of a dead
+    core that applies to it (``_gather_cores``) one reply: that bucket, with two guesses left, holds
+    the core under a rule covering the core's, so no guess it allows splits it into singletons,
+    and the guess has no strategy within the limit."""
+    out = lv.cmat[at.level + 1]
+    base = k * at.n
+    for a in range(cores.npos[0]):
+        c0 = out[base + cores.pos[a, 0]]
+        same = True
+        for t in range(1, cores.psize[a]):
+            if out[base + cores.pos[a, t]] != c0:
+                same = False
+                break
+        if same:
+            return True
+    return False
+
+
+@_phase
+def _splits_none(lv, level, pos, size, tally, stats):
+    """Return whether no guess of a node with two guesses left (rows of ``cmat[level]``, its parent's
+    kept guesses) gives distinct replies to the answers at positions ``pos[:size]`` of its parent's
+    set."""
+    mat = lv.cmat[level]
+    width = lv.stride[level]
+    for j in range(lv.ncand[level]):
+        base = lv.cand[level, j] * width
+        stats[S_STAMP] += 1
+        st = stats[S_STAMP]
+        split = True
+        for t in range(size):
+            c = mat[base + pos[t]]
+            if tally.mark[c] == st:
+                split = False
+                break
+            tally.mark[c] = st
+        if split:
+            return False
+    return True
+
+
+@_phase
+def _record_core(at, lv, tally, stats, hard):
+    """Record a dead core of a node with two guesses left when no guess of its list splits its set
+    into singletons, whatever its own move's rule: its answers, less each one whose removal
+    leaves a set still split by none (down to three), under its parent's combined rule; kept
+    among the cores that apply to the parent too. Sound: the list holds every guess meeting
+    that rule that splits the parent's set (hard mode's lists: every allowed guess, less those
+    splitting no set above), so every such guess splitting the core (a subset) is there."""
+    cores = hard.cores
+    level, lo, n = at.level, at.lo, at.n
+    a = cores.npos[0]
+    if n > CORE_MAX or a >= CORES:
+        return
+    pos, rows = cores.pos[a], cores.rows[CORES]  # the last row: scratch
+    for i in range(n):
+        pos[i] = lv.cols[level, lo + i]
+        rows[i] = lv.rowg[level, lv.arow[level, lo + i]]
+    if not _splits_none(lv, level, pos, n, tally, stats):
+        return
+    size = n
+    i = 0
+    while i < size and size > 3:  # drop answer i (swapped with the last) where the rest stay dead
+        pos[i], pos[size - 1] = pos[size - 1], pos[i]
+        rows[i], rows[size - 1] = rows[size - 1], rows[i]
+        if _splits_none(lv, level, pos, size - 1, tally, stats):
+            size -= 1
+        else:
+            pos[i], pos[size - 1] = pos[size - 1], pos[i]
+            rows[i], rows[size - 1] = rows[size - 1], rows[i]
+            i += 1
+    c = cores.count[0] % CORES
+    cores.rows[c, :] = rows
+    cores.size[c] = size
+    cores.rule[c, :] = cores.rule3
+    cores.psize[a] = size
+    cores.npos[0] = a + 1
+    cores.count[0] += 1
+
+
+@_phase
+def _cores_at(at, stamp, params, moves, hard, tally, shared):
+    """At a node with three guesses left in Wordle's hard mode (``hard`` not None, a combined rule),
+    gather the dead cores that apply to it (``_gather_cores``); none elsewhere."""
+    if hard is None:
+        return
+    hard.cores.npos[0] = 0
+    if at.d == 3 and moves.rule.shape[0] > 0:
+        _gather_cores(at, stamp, params, moves, hard, tally, shared)
+
+
+@_phase
+def _refuted_by_core(at, k, lv, hard):
+    """Return whether a dead core refutes kept guess ``k`` (``_core_refutes``; hard mode only)."""
+    if hard is None:
+        return False
+    return at.d == 3 and _core_refutes(at, k, lv, hard.cores)
+
+
+@_phase
+def _note_dead(at, value, lv, tally, stats, moves, hard):
+    """Record a dead core where a node with two guesses left below a node that gathered cores
+    (``_cores_at``) has none (``_record_core``)."""
+    if hard is None:
+        return
+    if at.d == 2 and at.cg >= 0 and value >= INF and moves.rule.shape[0] > 0:
+        _record_core(at, lv, tally, stats, hard)
+
+
 @_phase
 def _bucket_order(sizes, smallest):
     """Return the order in which a guess's buckets of ``sizes`` are searched: the largest first
@@ -1224,10 +1385,12 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally,
                                        moves.hard, shared)
     if flag != EMPTY:
+        _note_dead(at, value, lv, tally, stats, moves, moves.hard)
         return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     value, flag, guess, nsurv, most = _scan(at, beta, value, rows, m_in, stamp, params, stats, work.by_depth,
                                             lv, bounds, tally, work.pairs, work.seen, moves, shared)
     if flag != EMPTY:
+        _note_dead(at, value, lv, tally, stats, moves, moves.hard)
         return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     order = _order(at, most, nsurv, stamp, lv.rowg, tally.inset, bounds.lbs, bounds.keys)
     known_lb = max(value, bounds.lbs[level, order[0]])
@@ -1239,6 +1402,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     # The cost of one: partition, its buckets' bounds, the 2m rule, then its buckets searched (the
     # recursion stays in this one function: numba caches mutual recursion unreliably, numba#6061)
     nhist = _prepare_children(at, nsurv, order, params, lv, sym, shared.glet)
+    _cores_at(at, stamp, params, moves, moves.hard, tally, shared)
     solved = params[P_SOLVED]
     best, best_g, lower, ident = np.int64(INF), np.int64(-1), np.int64(INF), np.int64(-1)
     for oi in range(nsurv):
@@ -1250,6 +1414,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         g = np.int64(lv.rowg[level + 1, k])
         if _image_tried(sym, level, k, nhist, g):
             continue  # a symmetric image of a guess tried here: the same cost
+        if _refuted_by_core(at, k, lv, moves.hard):
+            continue  # no strategy within the limit: its cost is INF
         stats[S_EVALUATED] += 1
         nbk = _partition(at, k, lv, bounds, tally, stats)
         total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, moves.hard, shared, memo)
@@ -1373,8 +1539,14 @@ def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
 
 def new_moves(levels: int, rule_width: int, hard: bool) -> Moves:
     """Return room for the moves of a set ``levels`` below the root and, in ``hard`` mode, their
-    hard-mode rule."""
-    scratch = Hard(rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64))
+    hard-mode rule and dead cores."""
+    cores = Cores(rows=np.zeros((CORES + 1, CORE_MAX), np.int32),
+                  rule=np.zeros((CORES, rule_width), np.int64), size=np.zeros(CORES, np.int64),
+                  count=np.zeros(1, np.int64),
+                  rule3=np.zeros(rule_width, np.int64), pos=np.zeros((CORES, CORE_MAX), np.int64),
+                  psize=np.zeros(CORES, np.int64), npos=np.zeros(1, np.int64))
+    scratch = Hard(rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64),
+                   cores=cores)
     return Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
                  hard=scratch if hard else None)
 

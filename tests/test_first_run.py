@@ -45,7 +45,8 @@ main()
 SEARCH = ("_node", "_load_root", "look_up_set", "settle_set")
 """The search's functions Python calls: compiled aside on two cores or more."""
 
-HARD = ("hard_rule", "rule_allows", "_combined_rule", "_hard_key", "_same_moves", "_path_hash", "_rule_hash")
+HARD = ("hard_rule", "rule_allows", "_combined_rule", "_hard_key", "_same_moves", "_path_hash", "_rule_hash",
+        "_gather_cores", "_core_refutes", "_record_core", "_splits_none")
 """The search's hard-mode functions (``kernels.optimal_cpu``): a normal-mode search compiles none."""
 
 

@@ -395,6 +395,9 @@ class _Search:
         self.recall = self.recalls[0]
         self.large_sets = 0
         """The large sets searched here (not answered by the memo)."""
+        self.killers: dict[int, np.ndarray] = {}
+        """Per guesses left, the answers (a mask over the answer columns) of the last bucket found
+        with no strategy within them under some guess (hard mode with no cutoff)."""
         self.progress = progress
         self.aside: aside.Aside | None = None
         """The process compiling the search's kernels on a first run (``aside``), until they are needed."""
@@ -584,6 +587,26 @@ class _Search:
                                                  hist=None if hist is None else (*hist, g))
                 settle(g, value, exact, bound)
 
+    def _killed(self, bucket: np.ndarray, left: int) -> None:
+        """Remember ``bucket``, found with no strategy within ``left`` guesses, as the killer there."""
+        mask = np.zeros(self.ctx.codes.shape[1], bool)
+        mask[bucket] = True
+        self.killers[left] = mask
+
+    def _killer_first(self, todo: list[int], kids: list, left: int) -> None:
+        """Move to the front of ``todo`` the bucket holding most answers of the last bucket found with
+        no strategy within ``left`` guesses (``killers``), where one holds any: in hard mode a trap
+        (answers sharing most letters, e.g. ?A?ED words) recurs across the guesses of a set. Only the
+        order in which the buckets are searched changes, never a value: with no cutoff every bucket
+        is searched whole, or the guess is refuted by the first one with no strategy."""
+        mask = self.killers.get(left)
+        if mask is None or not todo:
+            return
+        held = [int(mask[kids[i][1]].sum()) for i in todo]
+        j = int(np.argmax(held))
+        if held[j] > 0:
+            todo.insert(0, todo.pop(j))
+
     def evaluate(self, answers: np.ndarray, depth: int, rows: np.ndarray, path: Path, g: int,
                  bound: int, bucket_bounds: np.ndarray | None = None,
                  report: bool = False, hist: History = None) -> tuple[int, bool]:
@@ -624,8 +647,10 @@ class _Search:
         # answers sharing most letters, which the rule keeps guessing), and the first one found stops
         # g before the large buckets' costly exact values (REWED on nyt-2023-07: 120 CPU-s to 0.7)
         todo = [i for i in range(len(kids)) if i not in known]
-        if bound >= NO_CUTOFF and self.ctx.mode == "hard":
+        killing = bound >= NO_CUTOFF and self.ctx.mode == "hard"
+        if killing:
             todo.reverse()
+            self._killer_first(todo, kids, depth - 1)
         large = [i for i in todo if _driven(len(kids[i][1]), bound)]
         small = [i for i in todo if i not in large]
 
@@ -635,6 +660,8 @@ class _Search:
                 limit = bound - (current() - lbs[i])
                 v, _ = self.value(bucket, depth - 1, allowed, kpath, limit, hist)
                 done(i, v)
+                if killing and v >= INF:
+                    self._killed(bucket, depth - 1)
                 if v >= limit or current() >= bound:
                     return True
             return False
@@ -662,6 +689,8 @@ class _Search:
                         if self.stop[0]:
                             raise KeyboardInterrupt
                         done(i, v)
+                        if killing and v >= INF:
+                            self._killed(kids[i][1], depth - 1)
                         if v >= limit:
                             refuted = True
                     if refuted or current() >= bound:
