@@ -205,28 +205,18 @@ def test_unreachable_scheduler_is_a_one_line_error(pm, lists, tmp_path, monkeypa
     assert os.path.exists(tmp_path / "r" / DATABASE)
 
 
-@pytest.mark.parametrize(("scheduler", "workers", "units", "n_default", "here"), [
-    (None, 0, 5, 3, True),  # asked for
-    (None, None, 1, 3, True), (None, None, 2, 3, True), (None, None, 3, 3, False),  # default of 3
-    (None, None, 5, 1, True),  # a default of one worker: this process
-    (None, 2, 1, 3, False), (None, 1, 5, 1, False),  # a cluster asked for is started, even for fewer units
-    ("tcp://127.0.0.1:1", None, 1, 3, False),
+@pytest.mark.parametrize(("scheduler", "workers", "units", "here"), [
+    (None, 0, 5, True),  # asked for
+    (None, None, 1, True), (None, None, 2, True), (None, None, 3, False),  # default, 3 cores
+    (None, 2, 1, False),  # a cluster asked for is started, even for fewer units
+    ("tcp://127.0.0.1:1", None, 1, False),
 ])
-def test_the_default_computes_fewer_units_than_workers_in_this_process(scheduler, workers, units, n_default,
-                                                                        here):
+def test_the_default_computes_fewer_units_than_cores_in_this_process(monkeypatch, scheduler, workers,
+                                                                       units, here):
     from gpusolve.runs import fanout
 
-    assert fanout.here(scheduler, workers, units, n_default) is here
-
-
-@pytest.mark.parametrize(("cores", "task", "workers"), [
-    (2, "exact", 1), (3, "reference-exact", 1), (16, "exact", 8), (16, "greedy-tree", 16), (1, "exact", 1),
-])
-def test_exact_runs_default_to_a_worker_per_search_threads(monkeypatch, cores, task, workers):
-    from gpusolve.runs import fanout
-
-    monkeypatch.setattr(fanout.os, "cpu_count", lambda: cores)
-    assert fanout.default_workers(task) == workers
+    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 3)
+    assert fanout.here(scheduler, workers, units) is here
 
 
 def test_a_few_start_words_by_default_start_no_cluster_and_resume(pm, lists, tmp_path, monkeypatch):
@@ -236,7 +226,7 @@ def test_a_few_start_words_by_default_start_no_cluster_and_resume(pm, lists, tmp
         def __init__(self, *args):
             raise AssertionError("a cluster was started")
 
-    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 6)  # exact runs: 3 workers by default
+    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 3)
     monkeypatch.setattr(fanout, "_client", NoCluster)
     words = list(pm.guesses[:4])
     single = rank_exact(pm, *lists, task="reference-exact", words=words, workers=0, run_dir=tmp_path / "s")

@@ -123,8 +123,8 @@ def optimal_tree(
     time_limit: TimeLimit = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="Worker threads [default: 2 or cores]; with --rank, local worker processes "
-        "(0: in this process) [default: one per 2 cores; in this process, every core, on 2 or 3 "
-        "cores or for fewer start words than that].")] = None,
+        "(0: in this process) [default: the number of cores; in this process, every core, for fewer "
+        "start words than cores].")] = None,
     alternatives: Annotated[int | None, typer.Option(
         "--alternatives", min=0, help="Also prove the values of the K next-best guesses [default: 0; "
         "with --state 4].")] = None,

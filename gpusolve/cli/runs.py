@@ -124,11 +124,9 @@ def tree_ranking(o: RunOptions) -> None:
 
 
 def _footer(ranked) -> None:
-    from ..runs.units import EXACT_TASKS
-
     console.print(f"{ranked.computed:,} computed now, {ranked.candidates - ranked.computed:,} from the run "
                   f"directory, in {ranked.seconds:.1f} s; all results: {ranked.files[0]} and .csv")
-    if ranked.job.task in EXACT_TASKS and ranked.computed:
+    if ranked.job.task in ("exact", "reference-exact") and ranked.computed:
         console.print(f"searched {ranked.nodes:,} nodes; {ranked.store_hits:,} hits on cached subproblems; "
                       f"{ranked.subproblems:,} subproblems cached in the run directory")
 

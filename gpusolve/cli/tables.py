@@ -109,13 +109,12 @@ def export(
     from ..core.errors import GpusolveError
     from ..runs.runstore import read_run
     from ..runs.tables import TableOutput, layout_of, missing_text, table_of
-    from ..runs.units import EXACT_TASKS
     from .runs import program_labels
 
     check_outputs((output, "table"))
     out = TableOutput(output, layout_of(output, layout and layout.lower(), "--format"))
     run = read_run(run_dir)
-    if run.params.get("task") not in EXACT_TASKS:
+    if run.params.get("task") not in ("exact", "reference-exact"):
         raise GpusolveError(f"run directory {run_dir} holds a {run.params.get('task')} run, not an exact "
                             "ranking (optimal-tree --rank): it has no table of exact totals")
     out.check(run.params.get("cutoff"))

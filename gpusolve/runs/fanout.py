@@ -1,11 +1,10 @@
 """Fan-out of a run's units: batches of start words as Dask tasks (or in-process), results into the store.
 
 * ``scheduler="tcp://HOST:PORT"`` connects to an existing Dask distributed cluster;
-* otherwise ``workers=N`` starts a ``LocalCluster`` of N worker processes (default: one a core,
-  or for exact searches one per ``SEARCH_THREADS`` cores), and ``workers=0`` runs every batch in
-  this process; so does the default when it would start a single worker, or when fewer units are
-  left than workers (a worker each would leave cores idle: here every unit's search uses all of
-  them).
+* otherwise ``workers=N`` (default: the number of cores) starts a ``LocalCluster`` of N worker
+  processes, one thread each, and ``workers=0`` runs every batch in this process; so does the
+  default when fewer units are left than cores (a worker each would leave cores idle: here every
+  unit's search uses all of them).
 
 Each task computes one batch of start words (so a worker loads the pattern matrix once, from
 the disk cache, and batch kernels see many start words at once) and returns its results; the
@@ -40,7 +39,7 @@ from ..core.words import Word
 from ..search.memo import Entries
 from .runstore import RunStore
 from .subproblems import PER_UNIT, STORE_MAX, Subproblems
-from .units import EXACT_TASKS, UNITS, Job, matrix_for
+from .units import UNITS, Job, matrix_for
 
 SHARE_PARTS = 32
 """Most separately scattered parts of a run's new subproblems before they are merged into one."""
@@ -120,27 +119,14 @@ def batches(units: Sequence[tuple[Word, int]], size: int) -> list[list[tuple[Wor
     return [list(units[i:i + size]) for i in range(0, len(units), size)]
 
 
-SEARCH_THREADS = 2
-"""Cores per local worker of an exact run by default: an exact search's driver and its worker
-thread, sharing one memo. On the 2-core machine one process of two threads took 18% less CPU than
-two processes of one (``docs/benchmarks.md``)."""
-
-
-def default_workers(task: str) -> int:
-    """Return the default number of local worker processes for ``task``: one a core, or one per
-    ``SEARCH_THREADS`` cores for exact searches."""
-    cores = os.cpu_count() or 1
-    return max(1, cores // SEARCH_THREADS) if task in EXACT_TASKS else cores
-
-
-def here(scheduler: str | None, workers: int | None, n_units: int, n_default: int) -> bool:
+def here(scheduler: str | None, workers: int | None, n_units: int) -> bool:
     """Return whether ``n_units`` are computed in this process: when asked (``workers=0``), or by
-    default (no ``workers``, no scheduler) when the local cluster would have ``n_default`` = one
-    worker, or more workers than units (each would take one and leave the others' cores idle;
-    here each unit's search uses every core)."""
+    default (no ``workers``, no scheduler) when fewer are left than the local cluster's workers,
+    one a core (each worker would take one and leave the others' cores idle; here each unit's
+    search uses every core)."""
     if scheduler is not None:
         return False
-    return n_units < n_default or n_default == 1 if workers is None else workers == 0
+    return n_units < (os.cpu_count() or 1) if workers is None else workers == 0
 
 
 def default_batch(n_units: int, n_workers: int, most: int = 64) -> int:
@@ -167,13 +153,13 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         on_batch(finished, total, [])
     if not todo:
         return 0
-    n_workers = default_workers(job.task) if workers is None else workers
+    n_workers = (os.cpu_count() or 1) if workers is None else workers
     if workers is not None and workers < 0:
         raise GpusolveError(f"--workers must be 0 (in-process) or more, not {workers}")
     size = batch or default_batch(len(todo), n_workers, most)
     if size < 1:
         raise GpusolveError(f"--batch must be at least 1, not {size}")
-    known = store.load_subproblems() if reuse and job.task in EXACT_TASKS else None
+    known = store.load_subproblems() if reuse and job.task in ("exact", "reference-exact") else None
 
     def record(out: BatchOutput) -> None:
         nonlocal finished
@@ -183,7 +169,7 @@ def run_units(job: Job, units: Sequence[tuple[Word, int]], store: RunStore, *, s
         if on_batch:
             on_batch(finished, total, out.results)
 
-    if here(scheduler, workers, len(todo), n_workers):
+    if here(scheduler, workers, len(todo)):
         _memos.pop((job, reuse), None)
         try:
             for chunk in batches(todo, size):

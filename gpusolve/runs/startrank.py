@@ -25,7 +25,7 @@ from ..search.metrics import ranking
 from .fanout import OnBatch, run_units
 from .runstore import RunStore, default_run_dir
 from .tables import Table, TableOutput, missing_text, table_of
-from .units import EXACT_TASKS, Job, make_job
+from .units import Job, make_job
 
 
 def tree_key(result: dict, position: int) -> tuple:
@@ -57,7 +57,7 @@ def describe(task: str, result: dict, n_answers: int) -> str:
     """Return a short text of one start word's result (for the progress line)."""
     if task in ("greedy-tree", "reference-greedy"):
         return f"mean {result['total'] / n_answers:.4f}, worst {result['worst']}, over {result['over']}"
-    if task in EXACT_TASKS:
+    if task in ("exact", "reference-exact"):
         if result["value"] is None:
             return "impossible"
         return f"total {result['value']}" if result["exact"] else f"total >= {result['value']}"
@@ -169,7 +169,7 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     rows = _rows(job, results, pm.guess_index, pm.shape[1])
     ranked = Ranking(job, rows, path, computed, time.perf_counter() - start, len(words), nodes=nodes,
                      store_hits=hits, subproblems=cached, table=final)
-    if job.task in EXACT_TASKS:
+    if job.task in ("exact", "reference-exact"):
         ranked.statement = proof_statement(rows, len(openings(pm, job.mode)), job.cutoff)
     ranked.files = write_results(ranked)
     return ranked
@@ -218,7 +218,7 @@ def rank_exact(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
 
     The start words are ``words`` if given, else the ``candidates`` best by ``metric`` (all if None).
     """
-    if task not in EXACT_TASKS:
+    if task not in ("exact", "reference-exact"):
         raise GpusolveError(f"{task!r} is not an exact task")
     if cutoff is not None and cutoff < 1:
         raise GpusolveError(f"--cutoff must be a positive total, not {cutoff}")

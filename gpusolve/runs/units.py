@@ -335,6 +335,3 @@ UNITS: dict[str, UnitFunction] = {
     "reference-exact": reference_exact_unit,
 }
 """Unit functions by task name."""
-
-EXACT_TASKS = ("exact", "reference-exact")
-"""The tasks whose units are exact searches (a table of exact totals; solved subproblems shared)."""
