@@ -21,6 +21,7 @@ from ..core.errors import GpusolveError
 from ..core.outputs import layout_by_suffix, write_output
 from ..core.patterns import PatternMatrix
 from ..core.words import Word
+from ..kernels.stats import SUM_SQUARES
 from ..search.metrics import ranking
 from .fanout import OnBatch, run_units
 from .runstore import RunStore, default_run_dir
@@ -115,6 +116,17 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
     return rows
 
 
+def costliest_first(pm: PatternMatrix, units: Sequence[tuple[Word, int]]) -> list[tuple[Word, int]]:
+    """Return the (start word, guess row) units by decreasing sum of squared bucket sizes over the
+    answers, ties in list order: an estimate of an exact search's cost (its largest buckets' first
+    passes are most of it), so that workers take the costly start words first and end together."""
+    from ..search.metrics import partition_table
+
+    rows = np.array([r for _, r in units], np.int32)
+    squares = partition_table(pm, guess_rows=rows)[:, SUM_SQUARES]
+    return [units[i] for i in np.argsort(-squares, kind="stable")]
+
+
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
                 most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
@@ -130,6 +142,8 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     if not words:
         raise GpusolveError("no start words to rank")
     units = [(w, pm.guess_index[w]) for w in words]
+    if job.task in ("exact", "reference-exact"):
+        units = costliest_first(pm, units)
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
         before = store.finished()
