@@ -245,8 +245,8 @@ def test_a_few_start_words_by_default_start_no_cluster_and_resume(pm, lists, tmp
 
 
 def test_exact_ranking_computes_the_costliest_start_words_first(pm, lists, tmp_path):
-    # the sum of squared bucket sizes over the answers estimates an exact search's cost: workers take
-    # the costly start words first (and end together); the ranking is the list order's
+    # named start words: by decreasing sum of squared bucket sizes (an exact search's cost, estimated),
+    # so that workers take the costly ones first and end together; the ranking is the list order's
     def squares(word):
         sizes = np.bincount(pm.codes[pm.guess_index[word]], minlength=pm.game.n_patterns)
         return int((sizes.astype(np.int64) ** 2).sum())

@@ -116,17 +116,6 @@ def _rows(job: Job, results: dict[Word, dict], positions: dict[Word, int], n_ans
     return rows
 
 
-def costliest_first(pm: PatternMatrix, units: Sequence[tuple[Word, int]]) -> list[tuple[Word, int]]:
-    """Return the (start word, guess row) units by decreasing sum of squared bucket sizes over the
-    answers, ties in list order: an estimate of an exact search's cost (its largest buckets' first
-    passes are most of it), so that workers take the costly start words first and end together."""
-    from ..search.metrics import partition_table
-
-    rows = np.array([r for _, r in units], np.int32)
-    squares = partition_table(pm, guess_rows=rows)[:, SUM_SQUARES]
-    return [units[i] for i in np.argsort(-squares, kind="stable")]
-
-
 def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: str | Path | None = None,
                 scheduler: str | None = None, workers: int | None = None, batch: int | None = None,
                 most: int = 64, backend: str | None = None, on_batch: OnBatch | None = None,
@@ -142,8 +131,6 @@ def run_ranking(pm: PatternMatrix, job: Job, words: Sequence[Word], *, run_dir: 
     if not words:
         raise GpusolveError("no start words to rank")
     units = [(w, pm.guess_index[w]) for w in words]
-    if job.task in ("exact", "reference-exact"):
-        units = costliest_first(pm, units)
     path = Path(run_dir) if run_dir else default_run_dir(job.params())
     with RunStore(path, job.params()) as store:
         before = store.finished()
@@ -239,8 +226,23 @@ def rank_exact(pm: PatternMatrix, guesses: str | None = None, answers: str | Non
     if candidates is not None and candidates < 1:
         raise GpusolveError(f"--candidates must be at least 1 (or 'all'), not {candidates}")
     job = make_job(task, pm, guesses, answers, mode, max_guesses, "", cutoff)
-    chosen = list(words) if words is not None else exact_candidates(pm, candidates, metric, mode)
+    # named start words: the costliest first (a cluster's workers end together); candidates by the
+    # metric keep its order, so that a partial table holds the top of the final one
+    chosen = exact_candidates(pm, candidates, metric, mode) if words is None else costliest_first(pm, words)
     return run_ranking(pm, job, chosen, **run)
+
+
+def costliest_first(pm: PatternMatrix, words: Sequence[Word]) -> list[Word]:
+    """Return ``words`` by decreasing sum of squared bucket sizes over the answers, ties in list
+    order: an estimate of an exact search's cost (its largest buckets' first passes are most of it),
+    so that a cluster's workers take the costly start words first and end together."""
+    from ..search.metrics import partition_table
+
+    if not words:
+        return []
+    rows = np.array([pm.guess_index[w] for w in words], np.int32)
+    squares = partition_table(pm, guess_rows=rows)[:, SUM_SQUARES]
+    return [words[i] for i in np.argsort(-squares, kind="stable")]
 
 
 def proof_statement(rows: list[dict], n_guesses: int, cutoff: int | None) -> str:
