@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 from wordfiles import small_lists
@@ -241,3 +242,21 @@ def test_a_few_start_words_by_default_start_no_cluster_and_resume(pm, lists, tmp
     resumed = rank_exact(pm, *lists, task="reference-exact", words=words, run_dir=tmp_path / "resumed")
     assert resumed.computed == 1  # 1 left of 4: in this process
     assert totals(resumed) == totals(single)
+
+
+def test_exact_ranking_computes_the_costliest_start_words_first(pm, lists, tmp_path):
+    # named start words: by decreasing sum of squared bucket sizes (an exact search's cost, estimated),
+    # so that workers take the costly ones first and end together; the ranking is the list order's
+    def squares(word):
+        sizes = np.bincount(pm.codes[pm.guess_index[word]], minlength=pm.game.n_patterns)
+        return int((sizes.astype(np.int64) ** 2).sum())
+
+    words = sorted(pm.guesses[:8], key=squares)  # cheapest first
+    assert squares(words[0]) < squares(words[-1])
+    seen = []
+    ranked = rank_exact(pm, *lists, task="reference-exact", words=words, workers=0, run_dir=tmp_path / "r",
+                        on_batch=lambda done, total, rows: seen.extend(w for w, _, _ in rows))
+    assert [squares(w) for w in seen] == sorted((squares(w) for w in words), reverse=True)
+    in_order = rank_exact(pm, *lists, task="reference-exact", words=words, workers=0, reuse=False,
+                          run_dir=tmp_path / "s")
+    assert ranked.rows == in_order.rows
