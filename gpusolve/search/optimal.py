@@ -71,7 +71,16 @@ from ..kernels.optimal_cpu import (
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
 from . import aside
-from .bounds import answerers, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
+from .bounds import (
+    answerers,
+    first_pass,
+    guess_caps,
+    guess_table,
+    on_gpu,
+    screened_hard_pass,
+    size_bound,
+    whole_table,
+)
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
@@ -287,6 +296,14 @@ FACTS_MIN_ANSWERS = 300
 the same bounds, most guesses of a large bucket skipped unscanned). Filling them costs about as
 much as a smaller set's first passes save: JUJUS's bucket of 1,349 took 13.6 CPU s instead of 36,
 HOWDY's of 833 4.8 instead of 8.5, one of 237 0.21 instead of 0.11."""
+
+SCREEN_RATE = 0.5
+"""In hard mode (on the CPU) a batch of first guesses is screened by the normal-mode first pass
+(``screened_hard_pass``) once at least this share of the last batch was refuted by first-pass bound
+(0: every batch with a cutoff, the tests'). Never changes a result. The share grows along the batches (by
+size bound): against its final cutoff, PLASM's set of 745 answers after ``.....`` on ``nyt-2023-07``
+has 23% of the first batch refuted by the normal pass, 70% of the second, 86-100% of each later one;
+SCALE's 152 (A and E yellow) under 20% of its first 20 batches (there the screen would cost more)."""
 
 FIRST_PASS_BATCH = 64
 """First guesses whose first-pass bounds are computed at once (one per core), against the
@@ -544,7 +561,10 @@ class _Search:
             batch = len(order)
         elif caps is not None:
             kept = answerers(pm, answers, guessers, caps, ctx.mode == "consistent",
-                             facts=ctx.mode == "normal" and n >= FACTS_MIN_ANSWERS)
+                             facts=ctx.mode != "consistent" and n >= FACTS_MIN_ANSWERS)
+        screen = SCREEN_RATE <= 0 and ctx.mode == "hard" and kept is not None and beta < NO_CUTOFF
+        """Whether the next batch gets hard mode's screened first pass (``screened_hard_pass``): where
+        most of the last batch's start words were refuted (its cost is paid back there only)."""
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
             choice.tried += 1
@@ -562,10 +582,14 @@ class _Search:
             chunk = [int(i) for i in order[pos:pos + batch] if bounds[i] < bound]
             pos += batch
             first = None
-            if caps is not None and chunk:
+            if caps is not None and chunk and screen:
+                first = screened_hard_pass(pm, answers, cand[chunk], guessers, caps, depth - 1, bound, kept,
+                                           stop=self.stop)
+            elif caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, kept=kept,
                                    hard=ctx.mode == "hard", stop=self.stop)
+            if first is not None:
                 for j, i in enumerate(chunk):
                     if known is not None and int(cand[i]) in known:
                         first.raise_to(j, known[int(cand[i])], n)
@@ -586,6 +610,9 @@ class _Search:
                                                  report=report is not None,
                                                  hist=None if hist is None else (*hist, g))
                 settle(g, value, exact, bound)
+            if first is not None and ctx.mode == "hard" and kept is not None:
+                bound = choice.bound(beta, keep)
+                screen = bound < NO_CUTOFF and int((first.totals >= bound).sum()) >= SCREEN_RATE * len(chunk)
 
     def _killed(self, bucket: np.ndarray, left: int) -> None:
         """Remember ``bucket``, found with no strategy within ``left`` guesses, as the killer there."""
