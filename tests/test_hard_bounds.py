@@ -207,6 +207,38 @@ def test_the_search_screens_its_batches(monkeypatch):
         assert bool(calls) == screened
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["wordle", "repeats"]), seed=st.integers(0, 10**6), n_answers=st.integers(4, 11),
+       extra=st.integers(2, 24), max_guesses=st.integers(2, 4))
+def test_rule_twins_cost_the_same_at_every_node(kind, seed, n_answers, extra, max_guesses):
+    """Every guess ``rule_twins`` leaves out at a node brute force visits has a kept twin with the same
+    replies, the same allowed guesses after each of them (the reference rule), and the same true
+    hard-mode cost there."""
+    pm = instance(kind, seed, n_answers, n_answers + extra)
+    ctx = optimal._Context(pm, "hard", max_guesses)
+    tree = node_values(pm, "hard", max_guesses)
+
+    def cost(r, answers, depth, allowed):
+        g = pm.guesses[r]
+        return len(answers) + sum(tree["value"](frozenset(b), depth - 1, tree["after"](allowed, g, p))
+                                  for p, b in tree["buckets"](g, answers).items() if p != pm.game.solved)
+
+    def after(r, answers, allowed):
+        g = pm.guesses[r]
+        return {p: tree["after"](allowed, g, p) for p in tree["buckets"](g, answers)}
+
+    dropped = 0
+    for node in tree["values"]:
+        cols = np.array(sorted(pm.answers.index(a) for a in node[0]), np.int32)
+        rows = np.array(sorted(pm.guess_index[g] for g in node[2]), np.int32)
+        kept = ctx.rule_twins(cols, rows)
+        for r in np.setdiff1d(rows, kept):
+            assert any((pm.codes[k, cols] == pm.codes[r, cols]).all() and cost(k, *node) == cost(r, *node)
+                       and after(k, node[0], node[2]) == after(r, node[0], node[2]) for k in kept)
+            dropped += 1
+    assert dropped or n_answers + extra < 30
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), cutoff=st.integers(1, 80), pair_max=PAIR_MAX)
 def test_a_cutoff_stops_the_hard_scan_early_with_proven_bounds(kind, seed, cutoff, pair_max):

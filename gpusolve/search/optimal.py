@@ -265,6 +265,30 @@ class _Context:
                         out, scratch)
         return out[:k]
 
+    def rule_twins(self, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Return the first of ``rows`` of each class of Wordle hard-mode twins over ``answers``:
+        guesses with the same reply to every answer, and the same letter at every position where any
+        of those replies is not grey.
+
+        Twins cost the same at a node: they split it into the same buckets, and after each reply p
+        the rule is the same (the NYT rule of (g, p) reads g's letters only where p is green or
+        yellow: the greens kept in place, each revealed letter held at least as often as revealed,
+        ``kernels/hardmode.py``), so each bucket is left the same allowed guesses, and every later
+        rule only removes more from them alike."""
+        length = self.pm.game.length
+        replies = self.codes[rows][:, answers]
+        bits = np.zeros(self.n_patterns, np.uint32)  # per reply, a bit per position not grey
+        for p in range(self.n_patterns):
+            code = p
+            for k in range(length - 1, -1, -1):
+                bits[p] |= (code % 3 != 0) << k
+                code //= 3
+        shown = np.bitwise_or.reduce(bits[replies], axis=1)[:, None] >> np.arange(length) & 1
+        letters = np.where(shown == 1, self.glet[rows], 255).astype(np.uint8)
+        keys = np.ascontiguousarray(np.hstack([replies, letters]))
+        _, first = np.unique(keys.view(np.dtype((np.void, keys.shape[1]))).ravel(), return_index=True)
+        return rows[np.sort(first)]
+
     def move(self, g: int, p: int) -> int:
         """Return the move of guess row ``g`` with reply ``p`` as a path records it."""
         return int(g) * self.n_patterns + int(p)
@@ -488,7 +512,7 @@ class _Search:
         cut = beta
         if beta >= NO_CUTOFF and len(answers) >= DRIVER_MIN_ANSWERS:
             cut = min(beta, self.greedy_total(answers, depth, rows) + 1)
-        self.choose(choice, answers, depth, rows, path, cut, hist=hist)
+        self.choose(choice, answers, depth, rows, path, cut, hist=hist, twins=True)
         best = choice.best()
         if best is not None and best.total < cut:
             value, exact, guess = best.total, True, self.ctx.pm.guess_index[best.guess]
@@ -515,7 +539,7 @@ class _Search:
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
                limit: int | None = None, report: OnProgress | None = None,
-               hist: History = None, known: dict[int, np.ndarray] | None = None) -> None:
+               hist: History = None, known: dict[int, np.ndarray] | None = None, twins: bool = False) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
         After the guess rows ``hist`` only one guess per class under the symmetries fixing
@@ -536,6 +560,9 @@ class _Search:
         useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
+        if twins and keep == 1 and ctx.mode == "hard" and pm.game.kind == WORDLE and len(cand) > 1:
+            first = np.isin(cand, ctx.rule_twins(answers, cand))
+            cand, table = cand[first], table[first]
         if hist is not None and ctx.symmetric and len(cand) > 1:
             per_class = np.isin(cand, ctx.classes(hist, cand))
             cand, table = cand[per_class], table[per_class]
