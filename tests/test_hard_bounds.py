@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bounds import check_bounds_at_every_node, first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_dead_cores import trap_instance
 from test_optimal import INF, WORDLE_WORDS, brute_force, random_instance, small_matrix
 from tinygames import tiny, tiny_pm
 
@@ -211,32 +212,58 @@ def test_the_search_screens_its_batches(monkeypatch):
 @given(kind=st.sampled_from(["wordle", "repeats"]), seed=st.integers(0, 10**6), n_answers=st.integers(4, 11),
        extra=st.integers(2, 24), max_guesses=st.integers(2, 4))
 def test_rule_twins_cost_the_same_at_every_node(kind, seed, n_answers, extra, max_guesses):
-    """Every guess ``rule_twins`` leaves out at a node brute force visits has a kept twin with the same
-    replies, the same allowed guesses after each of them (the reference rule), and the same true
-    hard-mode cost there."""
+    """At every node brute force visits, guesses with equal ``twin_key`` have the same replies, the
+    same allowed guesses after each of them (the reference rule) and the same true hard-mode cost."""
     pm = instance(kind, seed, n_answers, n_answers + extra)
     ctx = optimal._Context(pm, "hard", max_guesses)
     tree = node_values(pm, "hard", max_guesses)
 
-    def cost(r, answers, depth, allowed):
+    def what(r, answers, depth, allowed):  # what a guess row's cost depends on, and the cost
         g = pm.guesses[r]
-        return len(answers) + sum(tree["value"](frozenset(b), depth - 1, tree["after"](allowed, g, p))
-                                  for p, b in tree["buckets"](g, answers).items() if p != pm.game.solved)
+        split = tree["buckets"](g, answers)
+        after = {p: tree["after"](allowed, g, p) for p in split}
+        cost = len(answers) + sum(tree["value"](frozenset(b), depth - 1, after[p])
+                                  for p, b in split.items() if p != pm.game.solved)
+        return {p: frozenset(b) for p, b in split.items()}, after, cost
 
-    def after(r, answers, allowed):
-        g = pm.guesses[r]
-        return {p: tree["after"](allowed, g, p) for p in tree["buckets"](g, answers)}
-
-    dropped = 0
+    twins = 0
     for node in tree["values"]:
         cols = np.array(sorted(pm.answers.index(a) for a in node[0]), np.int32)
-        rows = np.array(sorted(pm.guess_index[g] for g in node[2]), np.int32)
-        kept = ctx.rule_twins(cols, rows)
-        for r in np.setdiff1d(rows, kept):
-            assert any((pm.codes[k, cols] == pm.codes[r, cols]).all() and cost(k, *node) == cost(r, *node)
-                       and after(k, node[0], node[2]) == after(r, node[0], node[2]) for k in kept)
-            dropped += 1
-    assert dropped or n_answers + extra < 30
+        classes: dict[bytes, list] = {}
+        for g in node[2]:
+            classes.setdefault(ctx.twin_key(cols, pm.guess_index[g]), []).append(pm.guess_index[g])
+        for rows in classes.values():
+            assert all(what(r, *node) == what(rows[0], *node) for r in rows[1:])
+            twins += len(rows) - 1
+    assert twins or n_answers + extra < 30
+
+
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_the_driver_searches_one_rule_twin_of_each_class(monkeypatch):
+    """The driver's sets search one guess of each class of rule twins (fewer searches), and the
+    totals of every start word stay brute force's."""
+    pm = trap_instance(2, 30)  # a trap game (answers sharing four letters): twins among the guesses searched
+    searched = []
+    evaluate = optimal._Search.evaluate
+    monkeypatch.setattr(optimal._Search, "evaluate", lambda *a, **k: searched.append(1) or evaluate(*a, **k))
+
+    def totals():
+        searched.clear()
+        found = []
+        for word in pm.guesses[::7]:
+            try:
+                found.append(solve(pm, Question(start=word, mode="hard", max_guesses=5),
+                                   Options(workers=1, memo_mb=1)).total)
+            except GpusolveError:
+                found.append(None)
+        return found, len(searched)
+
+    twinned, fewer = totals()
+    monkeypatch.setattr(optimal._Context, "twin_key", lambda self, answers, g: int(g).to_bytes(4, "little"))
+    alone, more = totals()
+    expected = [brute_force(pm, "hard", 5, start=w) for w in pm.guesses[::7]]
+    assert twinned == alone == [None if v == INF else v for v in expected]
+    assert fewer < more
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,6 +18,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -265,29 +266,30 @@ class _Context:
                         out, scratch)
         return out[:k]
 
-    def rule_twins(self, answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Return the first of ``rows`` of each class of Wordle hard-mode twins over ``answers``:
-        guesses with the same reply to every answer, and the same letter at every position where any
-        of those replies is not grey.
-
-        Twins cost the same at a node: they split it into the same buckets, and after each reply p
-        the rule is the same (the NYT rule of (g, p) reads g's letters only where p is green or
-        yellow: the greens kept in place, each revealed letter held at least as often as revealed,
-        ``kernels/hardmode.py``), so each bucket is left the same allowed guesses, and every later
-        rule only removes more from them alike."""
-        length = self.pm.game.length
-        replies = self.codes[rows][:, answers]
-        bits = np.zeros(self.n_patterns, np.uint32)  # per reply, a bit per position not grey
+    @cached_property
+    def shown(self) -> np.ndarray:
+        """Return, per reply of Wordle, a bit per position where it is not grey."""
+        bits = np.zeros(self.n_patterns, np.int64)
         for p in range(self.n_patterns):
             code = p
-            for k in range(length - 1, -1, -1):
+            for k in range(self.pm.game.length - 1, -1, -1):
                 bits[p] |= (code % 3 != 0) << k
                 code //= 3
-        shown = np.bitwise_or.reduce(bits[replies], axis=1)[:, None] >> np.arange(length) & 1
-        letters = np.where(shown == 1, self.glet[rows], 255).astype(np.uint8)
-        keys = np.ascontiguousarray(np.hstack([replies, letters]))
-        _, first = np.unique(keys.view(np.dtype((np.void, keys.shape[1]))).ravel(), return_index=True)
-        return rows[np.sort(first)]
+        return bits
+
+    def twin_key(self, answers: np.ndarray, g: int) -> bytes:
+        """Return a key of guess row ``g`` over ``answers`` (Wordle's hard mode): its replies to them,
+        and its letters wherever one of those replies is not grey.
+
+        Guesses with equal keys (rule twins) cost the same there: they split the set into the same
+        buckets, and after each reply p the rule is the same (the NYT rule of (g, p) reads g's
+        letters only where p is green or yellow: the greens kept in place, each revealed letter held
+        at least as often as revealed, ``kernels/hardmode.py``), so each bucket is left the same
+        allowed guesses, and every later rule removes alike."""
+        replies = self.codes[g, answers]
+        shown = int(np.bitwise_or.reduce(self.shown[np.unique(replies)]))
+        letters = bytes(int(c) if shown >> k & 1 else 255 for k, c in enumerate(self.glet[g]))
+        return replies.tobytes() + letters
 
     def move(self, g: int, p: int) -> int:
         """Return the move of guess row ``g`` with reply ``p`` as a path records it."""
@@ -560,9 +562,6 @@ class _Search:
         useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (n == 1)
         if len(cand) > 1:
             cand, table = cand[useful], table[useful]
-        if twins and keep == 1 and ctx.mode == "hard" and pm.game.kind == WORDLE and len(cand) > 1:
-            first = np.isin(cand, ctx.rule_twins(answers, cand))
-            cand, table = cand[first], table[first]
         if hist is not None and ctx.symmetric and len(cand) > 1:
             per_class = np.isin(cand, ctx.classes(hist, cand))
             cand, table = cand[per_class], table[per_class]
@@ -589,6 +588,10 @@ class _Search:
         elif caps is not None:
             kept = answerers(pm, answers, guessers, caps, ctx.mode == "consistent",
                              facts=ctx.mode != "consistent" and n >= FACTS_MIN_ANSWERS)
+        twinned = twins and keep == 1 and ctx.mode == "hard" and pm.game.kind == WORDLE
+        costs: dict[bytes, tuple[int, bool]] = {}
+        """Where ``twinned``: the cost found of each class of rule twins searched (``twin_key``), the
+        cost of the others of its class (a bound stays a bound: the cutoff only falls)."""
         screen = SCREEN_RATE <= 0 and ctx.mode == "hard" and kept is not None and beta < NO_CUTOFF
         """Whether the next batch gets hard mode's screened first pass (``screened_hard_pass``): where
         most of the last batch's start words were refuted (its cost is paid back there only)."""
@@ -629,13 +632,18 @@ class _Search:
                     self.first_pass_refuted += 1
                     settle(g, int(first.totals[j]), False, bound)
                     continue
+                key = ctx.twin_key(answers, g) if twinned else b""
                 if depth == 1 or n == 1:
                     value, exact = int(bounds[chunk[j]]), True
+                elif key in costs:
+                    value, exact = costs[key]
                 else:
                     value, exact = self.evaluate(answers, depth, rows, path, g, bound,
                                                  None if first is None else first.buckets[j],
                                                  report=report is not None,
                                                  hist=None if hist is None else (*hist, g))
+                    if twinned:
+                        costs[key] = value, exact
                 settle(g, value, exact, bound)
             if first is not None and ctx.mode == "hard" and kept is not None:
                 bound = choice.bound(beta, keep)
