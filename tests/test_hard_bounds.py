@@ -11,7 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bounds import check_bounds_at_every_node, first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_bounds import (  # noqa: F401 (a fixture)
+    check_bounds_at_every_node,
+    check_search,
+    first_pass_everywhere,
+    node_values,
+)
 from test_dead_cores import trap_instance
 from test_optimal import INF, WORDLE_WORDS, brute_force, random_instance, small_matrix
 from tinygames import tiny, tiny_pm
@@ -170,23 +175,7 @@ def test_hard_search_with_every_batch_screened_matches_brute_force(monkeypatch, 
     word a batch), with and without a cutoff at the value: the exact search's answers unchanged."""
     monkeypatch.setattr(optimal, "SCREEN_RATE", 0)
     monkeypatch.setattr(optimal, "FIRST_PASS_BATCH", 1)
-    check_screened_search(instance(kind, seed, n_answers, n_answers + extra), max_guesses)
-
-
-def check_screened_search(pm, max_guesses: int) -> None:
-    """Check the exact hard-mode search, with and without a cutoff at the value, against brute force."""
-    expected = brute_force(pm, "hard", max_guesses)
-    try:
-        result = solve(pm, Question(mode="hard", max_guesses=max_guesses, alternatives=2),
-                       Options(workers=1, memo_mb=1))
-    except GpusolveError as e:
-        assert expected == INF and "no strategy" in str(e)
-        return
-    assert result.total == expected and result.proven
-    for cutoff in (expected, expected + 1):
-        r = solve(pm, Question(mode="hard", max_guesses=max_guesses, cutoff=cutoff),
-                  Options(workers=1, memo_mb=1))
-        assert r.total == (expected if expected < cutoff else None)
+    check_search(instance(kind, seed, n_answers, n_answers + extra), "hard", max_guesses)
 
 
 @pytest.mark.usefixtures("first_pass_everywhere")
@@ -204,7 +193,7 @@ def test_the_search_screens_its_batches(monkeypatch):
     for rate, screened in ((0, True), (1.01, False)):
         monkeypatch.setattr(optimal, "SCREEN_RATE", rate)
         calls.clear()
-        check_screened_search(instance("jotto", 3, 13, 33), 4)
+        check_search(instance("jotto", 3, 13, 33), "hard", 4)
         assert bool(calls) == screened
 
 
