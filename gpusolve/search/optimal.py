@@ -550,7 +550,9 @@ class _Search:
         Guesses are taken by increasing size bound (``limit``: only that many); over large
         sets, batches of them get first-pass bounds first (all at once where the GPU computes
         them), raised to ``known[g]`` (proven bounds of guess row g's buckets over ``answers``,
-        such as second-pass bounds), and those refuted by them are settled without a search."""
+        such as second-pass bounds), and those refuted by them are settled without a search. With
+        ``twins`` (the driver's sets; Wordle's hard mode, one kept) a guess whose rule twin
+        (``_Context.twin_key``) was searched takes its cost unsearched."""
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
