@@ -288,7 +288,12 @@ def first_pass_everywhere(monkeypatch):
 )
 def test_search_with_first_pass_matches_brute_force(first_pass_everywhere, kind, mode, seed, n_answers,
                                                     extra, max_guesses):
-    pm = random_instance(kind, seed, n_answers, n_answers + extra)
+    check_search(random_instance(kind, seed, n_answers, n_answers + extra), mode, max_guesses)
+
+
+def check_search(pm, mode: str, max_guesses: int) -> None:
+    """Check the exact search (with two alternatives, and with a cutoff at the value and one above)
+    against brute force."""
     expected = brute_force(pm, mode, max_guesses)
     try:
         result = solve(pm, Question(mode=mode, max_guesses=max_guesses, alternatives=2),

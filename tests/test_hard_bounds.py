@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bounds import check_bounds_at_every_node, first_pass_everywhere, node_values  # noqa: F401 (a fixture)
+from test_bounds import (  # noqa: F401 (a fixture)
+    check_bounds_at_every_node,
+    check_search,
+    first_pass_everywhere,
+    node_values,
+)
+from test_dead_cores import trap_instance
 from test_optimal import INF, WORDLE_WORDS, brute_force, random_instance, small_matrix
 from tinygames import tiny, tiny_pm
 
@@ -19,7 +25,13 @@ from gpusolve.core.errors import GpusolveError
 from gpusolve.core.games import make_game
 from gpusolve.core.modes import hard_mode_allows
 from gpusolve.search import optimal
-from gpusolve.search.bounds import first_pass, guess_caps, reference_hard_bucket_bound
+from gpusolve.search.bounds import (
+    answerers,
+    first_pass,
+    guess_caps,
+    reference_hard_bucket_bound,
+    screened_hard_pass,
+)
 from gpusolve.search.optimal import Options, Question, guess_table, solve
 
 KINDS = ("wordle", "repeats", "jotto", "mastermind", "bulls", "black pegs")
@@ -109,6 +121,138 @@ def test_hard_bounds_equal_the_oracle_with_many_more_guesses_than_answers(kind, 
 @given(inst=tiny(max_answers=9, max_extra=6), max_guesses=st.integers(2, 4), pair_max=PAIR_MAX)
 def test_hard_bounds_at_every_node_of_tiny_wordle_games(small_pm, inst, max_guesses, pair_max):
     check_every_node(tiny_pm(small_pm, inst), max_guesses, pair_max)
+
+
+def check_screened_at_every_node(pm, max_guesses: int, pair_max: int, slack: int) -> None:
+    """Check the screened hard-mode first pass (the normal-mode pass first) at every node brute force
+    visits, against a cutoff ``slack`` above the node's least hard-mode first-pass total: each bound
+    at most the true hard-mode value, the same start words below the cutoff as the hard pass alone
+    leaves, with its bounds, and the others at or above it."""
+
+    def bounds(answers, depth, allowed):
+        cols = np.array([pm.answers.index(a) for a in sorted(answers)], np.int32)
+        rows = np.array(sorted(pm.guess_index[g] for g in allowed), np.int32)
+        caps = guess_caps(guess_table(pm, cols, rows))
+        cutoff = int(first_pass(pm, cols, rows, rows, caps, depth - 1, hard=True).totals.min()) + slack
+        hard = first_pass(pm, cols, rows, rows, caps, depth - 1, cutoff=cutoff, pair_max=pair_max, hard=True)
+        kept = answerers(pm, cols, rows, caps, facts=True)
+        screened = screened_hard_pass(pm, cols, rows, rows, caps, depth - 1, cutoff, kept, pair_max=pair_max)
+        below = hard.totals < cutoff
+        assert ((screened.totals < cutoff) == below).all()
+        assert (screened.totals[below] == hard.totals[below]).all()
+        assert (screened.buckets[below] == hard.buckets[below]).all()
+        return screened, [pm.guesses[r] for r in rows], lambda *_: None
+
+    check_bounds_at_every_node(pm, node_values(pm, "hard", max_guesses), bounds)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(4, 11),
+       extra=st.integers(2, 14), max_guesses=st.integers(2, 4), pair_max=PAIR_MAX, slack=st.integers(0, 12))
+def test_the_screened_hard_pass_never_exceeds_the_hard_value_at_any_node(kind, seed, n_answers, extra,
+                                                                          max_guesses, pair_max, slack):
+    check_screened_at_every_node(instance(kind, seed, n_answers, n_answers + extra), max_guesses, pair_max,
+                                 slack)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(inst=tiny(max_answers=9, max_extra=6), max_guesses=st.integers(2, 4), pair_max=PAIR_MAX,
+       slack=st.integers(0, 12))
+def test_the_screened_hard_pass_at_every_node_of_tiny_wordle_games(small_pm, inst, max_guesses, pair_max,
+                                                                   slack):
+    check_screened_at_every_node(tiny_pm(small_pm, inst), max_guesses, pair_max, slack)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6), n_answers=st.integers(6, 13),
+       extra=st.integers(6, 20), max_guesses=st.integers(2, 5))
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_hard_search_with_every_batch_screened_matches_brute_force(monkeypatch, kind, seed, n_answers, extra,
+                                                                   max_guesses):
+    """Every set's batches with a cutoff screened by the normal-mode pass (``SCREEN_RATE`` 0, a start
+    word a batch), with and without a cutoff at the value: the exact search's answers unchanged."""
+    monkeypatch.setattr(optimal, "SCREEN_RATE", 0)
+    monkeypatch.setattr(optimal, "FIRST_PASS_BATCH", 1)
+    check_search(instance(kind, seed, n_answers, n_answers + extra), "hard", max_guesses)
+
+
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_the_search_screens_its_batches(monkeypatch):
+    """The screened pass runs where the last batch was refuted enough (every batch after a set's first
+    with ``SCREEN_RATE`` 0, none above 1), and the values stay exact."""
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return screened_hard_pass(*args, **kwargs)
+
+    monkeypatch.setattr(optimal, "screened_hard_pass", counted)
+    monkeypatch.setattr(optimal, "FIRST_PASS_BATCH", 1)
+    for rate, screened in ((0, True), (1.01, False)):
+        monkeypatch.setattr(optimal, "SCREEN_RATE", rate)
+        calls.clear()
+        check_search(instance("jotto", 3, 13, 33), "hard", 4)
+        assert bool(calls) == screened
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["wordle", "repeats"]), seed=st.integers(0, 10**6), n_answers=st.integers(4, 11),
+       extra=st.integers(2, 24), max_guesses=st.integers(2, 4))
+def test_rule_twins_cost_the_same_at_every_node(kind, seed, n_answers, extra, max_guesses):
+    """At every node brute force visits, guesses with equal ``twin_key`` have the same replies, the
+    same allowed guesses after each of them (the reference rule) and the same true hard-mode cost."""
+    pm = instance(kind, seed, n_answers, n_answers + extra)
+    ctx = optimal._Context(pm, "hard", max_guesses)
+    tree = node_values(pm, "hard", max_guesses)
+
+    def what(r, answers, depth, allowed):  # what a guess row's cost depends on, and the cost
+        g = pm.guesses[r]
+        split = tree["buckets"](g, answers)
+        after = {p: tree["after"](allowed, g, p) for p in split}
+        cost = len(answers) + sum(tree["value"](frozenset(b), depth - 1, after[p])
+                                  for p, b in split.items() if p != pm.game.solved)
+        return {p: frozenset(b) for p, b in split.items()}, after, cost
+
+    twins = 0
+    for node in tree["values"]:
+        cols = np.array(sorted(pm.answers.index(a) for a in node[0]), np.int32)
+        classes: dict[bytes, list] = {}
+        for g in node[2]:
+            classes.setdefault(ctx.twin_key(cols, pm.guess_index[g]), []).append(pm.guess_index[g])
+        for rows in classes.values():
+            assert all(what(r, *node) == what(rows[0], *node) for r in rows[1:])
+            twins += len(rows) - 1
+    assert twins or n_answers + extra < 30
+
+
+@pytest.mark.usefixtures("first_pass_everywhere")
+def test_the_driver_searches_one_rule_twin_of_each_class(monkeypatch):
+    """The driver's sets search one guess of each class of rule twins (fewer searches), and the
+    totals of every start word stay brute force's."""
+    pm = trap_instance(2, 30)  # a trap game (answers sharing four letters): twins among the guesses searched
+    searched = []
+    evaluate = optimal._Search.evaluate
+    monkeypatch.setattr(optimal._Search, "evaluate", lambda *a, **k: searched.append(1) or evaluate(*a, **k))
+
+    def totals():
+        searched.clear()
+        found = []
+        for word in pm.guesses[::7]:
+            try:
+                found.append(solve(pm, Question(start=word, mode="hard", max_guesses=5),
+                                   Options(workers=1, memo_mb=1)).total)
+            except GpusolveError:
+                found.append(None)
+        return found, len(searched)
+
+    twinned, fewer = totals()
+    monkeypatch.setattr(optimal._Context, "twin_key", lambda self, answers, g: int(g).to_bytes(4, "little"))
+    alone, more = totals()
+    expected = [brute_force(pm, "hard", 5, start=w) for w in pm.guesses[::7]]
+    assert twinned == alone == [None if v == INF else v for v in expected]
+    assert fewer < more
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

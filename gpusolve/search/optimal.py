@@ -18,6 +18,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -71,7 +72,16 @@ from ..kernels.optimal_cpu import (
 from ..kernels.replies import WORDLE
 from ..kernels.symmetry_cpu import first_of_classes, new_sym
 from . import aside
-from .bounds import answerers, first_pass, guess_caps, guess_table, on_gpu, size_bound, whole_table
+from .bounds import (
+    answerers,
+    first_pass,
+    guess_caps,
+    guess_table,
+    on_gpu,
+    screened_hard_pass,
+    size_bound,
+    whole_table,
+)
 from .defaults import DEFAULT_MEMO_MB
 from .memo import Entries, MemoPool, MemoTable, table_entries
 from .plumbing import Budget, OnProgress, Progress
@@ -256,6 +266,31 @@ class _Context:
                         out, scratch)
         return out[:k]
 
+    @cached_property
+    def shown(self) -> np.ndarray:
+        """Return, per reply of Wordle, a bit per position where it is not grey."""
+        bits = np.zeros(self.n_patterns, np.int64)
+        for p in range(self.n_patterns):
+            code = p
+            for k in range(self.pm.game.length - 1, -1, -1):
+                bits[p] |= (code % 3 != 0) << k
+                code //= 3
+        return bits
+
+    def twin_key(self, answers: np.ndarray, g: int) -> bytes:
+        """Return a key of guess row ``g`` over ``answers`` (Wordle's hard mode): its replies to them,
+        and its letters wherever one of those replies is not grey.
+
+        Guesses with equal keys (rule twins) cost the same there: they split the set into the same
+        buckets, and after each reply p the rule is the same (the NYT rule of (g, p) reads g's
+        letters only where p is green or yellow: the greens kept in place, each revealed letter held
+        at least as often as revealed, ``kernels/hardmode.py``), so each bucket is left the same
+        allowed guesses, and every later rule removes alike."""
+        replies = self.codes[g, answers]
+        shown = int(np.bitwise_or.reduce(self.shown[np.unique(replies)]))
+        letters = bytes(int(c) if shown >> k & 1 else 255 for k, c in enumerate(self.glet[g]))
+        return replies.tobytes() + letters
+
     def move(self, g: int, p: int) -> int:
         """Return the move of guess row ``g`` with reply ``p`` as a path records it."""
         return int(g) * self.n_patterns + int(p)
@@ -287,6 +322,14 @@ FACTS_MIN_ANSWERS = 300
 the same bounds, most guesses of a large bucket skipped unscanned). Filling them costs about as
 much as a smaller set's first passes save: JUJUS's bucket of 1,349 took 13.6 CPU s instead of 36,
 HOWDY's of 833 4.8 instead of 8.5, one of 237 0.21 instead of 0.11."""
+
+SCREEN_RATE = 0.5
+"""In hard mode (on the CPU) a batch of first guesses is screened by the normal-mode first pass
+(``screened_hard_pass``) once at least this share of the last batch was refuted by first-pass bound
+(0: every batch with a cutoff, the tests'). Never changes a result. The share grows along the batches (by
+size bound): against its final cutoff, PLASM's set of 745 answers after ``.....`` on ``nyt-2023-07``
+has 23% of the first batch refuted by the normal pass, 70% of the second, 86-100% of each later one;
+SCALE's 152 (A and E yellow) under 20% of its first 20 batches (there the screen would cost more)."""
 
 FIRST_PASS_BATCH = 64
 """First guesses whose first-pass bounds are computed at once (one per core), against the
@@ -471,7 +514,7 @@ class _Search:
         cut = beta
         if beta >= NO_CUTOFF and len(answers) >= DRIVER_MIN_ANSWERS:
             cut = min(beta, self.greedy_total(answers, depth, rows) + 1)
-        self.choose(choice, answers, depth, rows, path, cut, hist=hist)
+        self.choose(choice, answers, depth, rows, path, cut, hist=hist, twins=True)
         best = choice.best()
         if best is not None and best.total < cut:
             value, exact, guess = best.total, True, self.ctx.pm.guess_index[best.guess]
@@ -498,7 +541,7 @@ class _Search:
     def choose(self, choice: _Choice, answers: np.ndarray, depth: int, rows: np.ndarray,
                path: Path, beta: int, cand: np.ndarray | None = None, keep: int = 1,
                limit: int | None = None, report: OnProgress | None = None,
-               hist: History = None, known: dict[int, np.ndarray] | None = None) -> None:
+               hist: History = None, known: dict[int, np.ndarray] | None = None, twins: bool = False) -> None:
         """Settle the guesses ``cand`` (default: all the set allows) of ``answers`` into
         ``choice``: the ``keep`` best exactly where below ``beta``, the others by a proven bound.
         After the guess rows ``hist`` only one guess per class under the symmetries fixing
@@ -507,7 +550,9 @@ class _Search:
         Guesses are taken by increasing size bound (``limit``: only that many); over large
         sets, batches of them get first-pass bounds first (all at once where the GPU computes
         them), raised to ``known[g]`` (proven bounds of guess row g's buckets over ``answers``,
-        such as second-pass bounds), and those refuted by them are settled without a search."""
+        such as second-pass bounds), and those refuted by them are settled without a search. With
+        ``twins`` (the driver's sets; Wordle's hard mode, one kept) a guess whose rule twin
+        (``_Context.twin_key``) was searched takes its cost unsearched."""
         ctx, pm = self.ctx, self.ctx.pm
         n = len(answers)
         own = ctx.answer_rows[answers]
@@ -544,7 +589,14 @@ class _Search:
             batch = len(order)
         elif caps is not None:
             kept = answerers(pm, answers, guessers, caps, ctx.mode == "consistent",
-                             facts=ctx.mode == "normal" and n >= FACTS_MIN_ANSWERS)
+                             facts=ctx.mode != "consistent" and n >= FACTS_MIN_ANSWERS)
+        twinned = twins and keep == 1 and ctx.mode == "hard" and pm.game.kind == WORDLE
+        costs: dict[bytes, tuple[int, bool]] = {}
+        """Where ``twinned``: the cost found of each class of rule twins searched (``twin_key``), the
+        cost of the others of its class (a bound stays a bound: the cutoff only falls)."""
+        screen = SCREEN_RATE <= 0 and ctx.mode == "hard" and kept is not None and beta < NO_CUTOFF
+        """Whether the next batch gets hard mode's screened first pass (``screened_hard_pass``): where
+        most of the last batch's start words were refuted (its cost is paid back there only)."""
 
         def settle(g: int, value: int, exact: bool, bound: int) -> None:
             choice.tried += 1
@@ -562,10 +614,14 @@ class _Search:
             chunk = [int(i) for i in order[pos:pos + batch] if bounds[i] < bound]
             pos += batch
             first = None
-            if caps is not None and chunk:
+            if caps is not None and chunk and screen:
+                first = screened_hard_pass(pm, answers, cand[chunk], guessers, caps, depth - 1, bound, kept,
+                                           stop=self.stop)
+            elif caps is not None and chunk:
                 first = first_pass(pm, answers, cand[chunk], guessers, caps, depth - 1,
                                    members_only=ctx.mode == "consistent", cutoff=bound, kept=kept,
                                    hard=ctx.mode == "hard", stop=self.stop)
+            if first is not None:
                 for j, i in enumerate(chunk):
                     if known is not None and int(cand[i]) in known:
                         first.raise_to(j, known[int(cand[i])], n)
@@ -578,14 +634,22 @@ class _Search:
                     self.first_pass_refuted += 1
                     settle(g, int(first.totals[j]), False, bound)
                     continue
+                key = ctx.twin_key(answers, g) if twinned else b""
                 if depth == 1 or n == 1:
                     value, exact = int(bounds[chunk[j]]), True
+                elif key in costs:
+                    value, exact = costs[key]
                 else:
                     value, exact = self.evaluate(answers, depth, rows, path, g, bound,
                                                  None if first is None else first.buckets[j],
                                                  report=report is not None,
                                                  hist=None if hist is None else (*hist, g))
+                    if twinned:
+                        costs[key] = value, exact
                 settle(g, value, exact, bound)
+            if first is not None and ctx.mode == "hard" and kept is not None:
+                bound = choice.bound(beta, keep)
+                screen = bound < NO_CUTOFF and int((first.totals >= bound).sum()) >= SCREEN_RATE * len(chunk)
 
     def _killed(self, bucket: np.ndarray, left: int) -> None:
         """Remember ``bucket``, found with no strategy within ``left`` guesses, as the killer there."""
