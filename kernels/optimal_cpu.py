@@ -128,12 +128,12 @@ Hard = namedtuple("Hard", "rscratch scratch cores")
 """Hard mode's scratch: the combined rule's, the compiled rule of one move (``kernels.hardmode``)
 and the dead cores (``Cores``)."""
 
-Cores = namedtuple("Cores", "rows rule size count rule3 pos psize npos")
+Cores = namedtuple("Cores", "rows rule size count rule3 pos psize npos skip")
 """Wordle hard mode's dead cores: sets of answers (guess rows ``rows[c, :size[c]]``) that no guess
 meeting the combined rule ``rule[c]`` splits into singletons, ``count[0]`` recorded (the oldest
 replaced past ``CORES``); and for the node with three guesses left searched now (one at a time:
-its children have two) its combined rule (``rule3``) and the ``npos[0]`` cores that apply to it, as
-positions in its set (``pos[a, :psize[a]]``)."""
+its children have two) its combined rule (``rule3``), the ``npos[0]`` cores that apply to it, as
+positions in its set (``pos[a, :psize[a]]``), and its kept guesses they refute (``skip[k]`` 1)."""
 
 Scratch = namedtuple("Scratch", "params stats stop by_depth levels bounds tally pairs seen moves sym canon")
 """One worker's arrays (``new_scratch``): parameters, counters (``stats``;
@@ -1188,10 +1188,15 @@ def _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, hard, shar
         ident = -1
         kk = 0
         hard_rule(params, shared.glet, g, code, hard.scratch)
-        for j in range(nsurv):  # the rule inlined (a call per kept guess costs hard mode ~15%)
-            if hardmode_cpu.rule_allows(params[P_KIND], params[P_LENGTH], params[P_COLOURS], shared.genc,
-                                        shared.gcnt, g, code, lv.rowg[level + 1, j], hard.scratch):
-                lv.cand[level + 1, kk] = j
+        # the rule inlined (a call per kept guess costs hard mode ~15%), its arrays taken out of their
+        # bundles once: read from a bundle inside the loop, each costs a reference count taken and
+        # dropped per guess (34 ns a guess against 5; half of GIRDS's CPU on nyt-2023-07)
+        kind, length, colours = params[P_KIND], params[P_LENGTH], params[P_COLOURS]
+        genc, gcnt, scratch = shared.genc, shared.gcnt, hard.scratch
+        rowg, cand = lv.rowg[level + 1], lv.cand[level + 1]
+        for j in range(nsurv):
+            if hardmode_cpu.rule_allows(kind, length, colours, genc, gcnt, g, code, rowg[j], scratch):
+                cand[kk] = j
                 kk += 1
         lv.ncand[level + 1] = kk
     return lg, lp, ident
@@ -1236,23 +1241,25 @@ def _gather_cores(at, stamp, params, moves, hard, tally, shared):
 
 
 @_phase
-def _core_refutes(at, k, lv, cores):
-    """Return whether kept guess ``k`` of a node with three guesses left gives every answer of a dead
-    core that applies to it (``_gather_cores``) one reply: that bucket, with two guesses left, holds
-    the core under a rule covering the core's, so no guess it allows splits it into singletons,
-    and the guess has no strategy within the limit."""
-    out = lv.cmat[at.level + 1]
-    base = k * at.n
-    for a in range(cores.npos[0]):
-        c0 = out[base + cores.pos[a, 0]]
-        same = True
-        for t in range(1, cores.psize[a]):
-            if out[base + cores.pos[a, t]] != c0:
-                same = False
+def _core_refutes(out, width, nsurv, first, cores):
+    """Set ``cores.skip[k]`` for each kept guess ``k < nsurv`` of a node with three guesses left (its
+    replies ``out[k * width:][:width]``) giving every answer of a dead core that applies to it
+    (``cores.pos[a]``, ``a`` from ``first``) one reply: that bucket, with two guesses left, holds the
+    core under a rule covering the core's, so no guess it allows splits it into singletons, and the
+    guess has no strategy within the limit."""
+    pos, psize, skip = cores.pos, cores.psize, cores.skip
+    for k in range(nsurv):
+        base = k * width
+        for a in range(first, cores.npos[0]):
+            if skip[k]:
                 break
-        if same:
-            return True
-    return False
+            c0 = out[base + pos[a, 0]]
+            same = True
+            for t in range(1, psize[a]):
+                if out[base + pos[a, t]] != c0:
+                    same = False
+                    break
+            skip[k] = same
 
 
 @_phase
@@ -1315,25 +1322,35 @@ def _record_core(at, lv, tally, stats, hard):
     cores.psize[a] = size
     cores.npos[0] = a + 1
     cores.count[0] += 1
+    _core_refutes(lv.cmat[level], lv.stride[level], lv.ncand[level], a, cores)  # the parent's guesses
 
 
 @_phase
-def _cores_at(at, stamp, params, moves, hard, tally, shared):
-    """At a node with three guesses left in Wordle's hard mode (``hard`` not None, a combined rule),
-    gather the dead cores that apply to it (``_gather_cores``); none elsewhere."""
+def _cores_at(at, stamp, nsurv, params, lv, moves, hard, tally, shared):
+    """Return the marks of the kept guesses the dead cores refute (``cores.skip``; None outside hard
+    mode): at a node with three guesses left in Wordle's hard mode (a combined rule), having gathered
+    the cores that apply to it (``_gather_cores``) and marked the ``nsurv`` kept guesses they refute
+    (``_core_refutes``); none elsewhere."""
     if hard is None:
-        return
-    hard.cores.npos[0] = 0
+        return None
+    cores = hard.cores
+    cores.npos[0] = 0
     if at.d == 3 and moves.rule.shape[0] > 0:
         _gather_cores(at, stamp, params, moves, hard, tally, shared)
+        cores.skip[:nsurv] = 0
+        _core_refutes(lv.cmat[at.level + 1], at.n, nsurv, np.int64(0), cores)
+    return cores.skip
 
 
 @_phase
-def _refuted_by_core(at, k, lv, hard):
-    """Return whether a dead core refutes kept guess ``k`` (``_core_refutes``; hard mode only)."""
-    if hard is None:
+def _refuted_by_core(at, k, skip):
+    """Return whether a dead core refutes kept guess ``k``: marked in ``skip`` (``_cores_at``, and by
+    the cores its children record: ``_record_core``; None outside hard mode). It runs for every
+    guess of a node, so it is given one array: a call takes and drops a reference to each array
+    it is given (the dead cores' bundle: 30% of GIRDS's CPU on nyt-2023-07)."""
+    if skip is None:
         return False
-    return at.d == 3 and _core_refutes(at, k, lv, hard.cores)
+    return at.d == 3 and skip[k] != 0
 
 
 @_phase
@@ -1375,7 +1392,8 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         return _few(level, lo, n, d, shared.answer_rows, lv.glob, stats)
     if stop[0] != 0:
         return INF
-    at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, moves.hard, shared)
+    hard = moves.hard  # read once: each read of a bundle's member takes a reference to each of its arrays
+    at = _enter(level, lo, n, d, cg, cp, params, stats, work.by_depth, lv.glob, moves, hard, shared)
     slot = _look_up(at, beta, params, lv.glob, moves, shared, memo, canon)
     known_lb, decided = _first_bound(at, slot, beta, params, stats, memo)
     if decided:
@@ -1383,14 +1401,14 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     rows, m_in = _guesses(at, params, lv)
     stamp = _mark_members(at, lv, tally, stats)
     value, flag, guess = _closed_forms(at, beta, known_lb, rows, m_in, stamp, params, stats, lv, tally,
-                                       moves.hard, shared)
+                                       hard, shared)
     if flag != EMPTY:
-        _note_dead(at, value, lv, tally, stats, moves, moves.hard)
+        _note_dead(at, value, lv, tally, stats, moves, hard)
         return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     value, flag, guess, nsurv, most = _scan(at, beta, value, rows, m_in, stamp, params, stats, work.by_depth,
                                             lv, bounds, tally, work.pairs, work.seen, moves, shared)
     if flag != EMPTY:
-        _note_dead(at, value, lv, tally, stats, moves, moves.hard)
+        _note_dead(at, value, lv, tally, stats, moves, hard)
         return _settle(at, flag, value, guess, params, stats, stop, lv.glob, moves, shared, canon, memo)
     order = _order(at, most, nsurv, stamp, lv.rowg, tally.inset, bounds.lbs, bounds.keys)
     known_lb = max(value, bounds.lbs[level, order[0]])
@@ -1402,7 +1420,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
     # The cost of one: partition, its buckets' bounds, the 2m rule, then its buckets searched (the
     # recursion stays in this one function: numba caches mutual recursion unreliably, numba#6061)
     nhist = _prepare_children(at, nsurv, order, params, lv, sym, shared.glet)
-    _cores_at(at, stamp, params, moves, moves.hard, tally, shared)
+    skip = _cores_at(at, stamp, nsurv, params, lv, moves, hard, tally, shared)
     solved = params[P_SOLVED]
     best, best_g, lower, ident = np.int64(INF), np.int64(-1), np.int64(INF), np.int64(-1)
     for oi in range(nsurv):
@@ -1414,11 +1432,11 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
         g = np.int64(lv.rowg[level + 1, k])
         if _image_tried(sym, level, k, nhist, g):
             continue  # a symmetric image of a guess tried here: the same cost
-        if _refuted_by_core(at, k, lv, moves.hard):
+        if _refuted_by_core(at, k, skip):
             continue  # no strategy within the limit: its cost is INF
         stats[S_EVALUATED] += 1
         nbk = _partition(at, k, lv, bounds, tally, stats)
-        total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, moves.hard, shared, memo)
+        total = _bucket_bounds(at, g, nbk, most, params, lv.glob, bounds, moves, hard, shared, memo)
         if total < limit:
             total = _needs_2m(at, nbk, total, limit, solved, lv, bounds, tally.mark, stats)
         if total < limit:  # search its buckets, from the largest down, while the total may beat limit
@@ -1428,7 +1446,7 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
                 if m <= 2 or bounds.bcode[level, b] == solved:
                     continue
                 rest = total - bounds.blb[level, b]
-                lg, lp, ident = _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, moves.hard,
+                lg, lp, ident = _child_guesses(at, g, b, nsurv, ident, params, lv, bounds, moves, hard,
                                                shared)
                 v = _node(level + 1, bounds.bstart[level, b], m, d - 1, limit - rest, lg, lp, shared, work,
                           memo)
@@ -1537,14 +1555,15 @@ def paged(shape: int | tuple[int, ...], dtype) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE), dtype).reshape(shape)
 
 
-def new_moves(levels: int, rule_width: int, hard: bool) -> Moves:
+def new_moves(levels: int, rule_width: int, hard: bool, guesses: int = 0) -> Moves:
     """Return room for the moves of a set ``levels`` below the root and, in ``hard`` mode, their
-    hard-mode rule and dead cores."""
+    hard-mode rule and dead cores (for searches over at most ``guesses`` guesses)."""
     cores = Cores(rows=np.zeros((CORES + 1, CORE_MAX), np.int32),
                   rule=np.zeros((CORES, rule_width), np.int64), size=np.zeros(CORES, np.int64),
                   count=np.zeros(1, np.int64),
                   rule3=np.zeros(rule_width, np.int64), pos=np.zeros((CORES, CORE_MAX), np.int64),
-                  psize=np.zeros(CORES, np.int64), npos=np.zeros(1, np.int64))
+                  psize=np.zeros(CORES, np.int64), npos=np.zeros(1, np.int64),
+                  skip=np.zeros(guesses if hard else 0, np.uint8))
     scratch = Hard(rscratch=np.zeros(RULE_SCRATCH, np.int64), scratch=np.zeros(max(SCRATCH, 64), np.int64),
                    cores=cores)
     return Moves(path=np.zeros(levels, np.int32), rule=np.zeros(rule_width, np.int64),
@@ -1578,7 +1597,7 @@ def new_scratch(params: np.ndarray, n_guesses: int, n_answers: int, n_patterns: 
                     ident=np.arange(a, dtype=np.int32)),
         seen=Seen(stamp=np.zeros(table, np.int64), idx=np.zeros(table, np.int32),
                   hash=np.zeros(g, np.uint64)),
-        moves=new_moves(levels, rule_width, params[P_MODE] == HARD),
+        moves=new_moves(levels, rule_width, params[P_MODE] == HARD, g),
         sym=sym, canon=canon,
     )
 
