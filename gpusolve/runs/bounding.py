@@ -94,6 +94,10 @@ RESTRICTED_SECONDS = 60.0
 RESTRICTED_SHARE = 0.5
 """The share of a level's time the restricted search gets, before the bucket's searches."""
 
+RESTRICTED_TREE_SHARE = 0.1
+"""The share of the run's time left that a restricted search stopped by the run's time limit
+leaves for building the tree of the best first guess it proved (the memo holds its subtrees)."""
+
 SCREEN_CANDIDATES = 160
 """First guesses a bucket's screen tries where the repaired greedy tree runs too deep: the best by
 entropy and the best by largest bucket, alternately, this many of each."""
@@ -528,11 +532,12 @@ class _Run:
     def _restricted_tree(self, b: Bucket, candidates: int, seconds: float) -> tuple[Tree, int] | None:
         """Return (the tree the exact search finds for bucket ``b`` when its first guess is one of
         the ``candidates`` best by size bound, its total) where it is below the bucket's tree;
-        None where it is not, or not found within ``seconds``."""
+        None where it is not, or not found within ``seconds``. A search out of time keeps the best
+        first guess whose exact subtree it proved: its tree is built by ``_tree_under``."""
         from ..search.optimal import Options, Question, solve
 
-        if self.deadline is not None:
-            seconds = min(seconds, self.deadline - time.monotonic())
+        if self.deadline is not None:  # the rest: for the tree of what it finds
+            seconds = min(seconds, (self.deadline - time.monotonic()) * (1 - RESTRICTED_TREE_SHARE))
         if seconds <= 0:
             return None
         budget = Budget(None, seconds)
@@ -548,7 +553,30 @@ class _Run:
             self.known = None  # in the memo now
         if budget.interrupted:
             raise KeyboardInterrupt
-        if res.interrupted or res.total is None or (b.upper is not None and res.total >= b.upper):
+        if res.total is None or (b.upper is not None and res.total >= b.upper):
+            return None
+        if res.interrupted:  # out of time, a first guess's exact subtree below the bucket's found
+            return self._tree_under(b, res.first_guess, res.total, seconds)
+        return res.tree, res.total
+
+    def _tree_under(self, b: Bucket, guess: str, total: int, seconds: float) -> tuple[Tree, int] | None:
+        """Return (bucket ``b``'s best tree under first guess ``guess``, whose least cost a search
+        stopped after proving was ``total``, that total), from the exact search with that guess
+        given (its subtrees in the memo now: quick); None where not found within ``seconds``."""
+        from ..search.optimal import Options, Question, solve
+
+        if self.deadline is not None:
+            seconds = min(seconds, self.deadline - time.monotonic())
+        if seconds <= 0:
+            return None
+        budget = Budget(None, seconds)
+        options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget)
+        question = Question(start=guess, moves=((self.word, b.reply),), mode=self.mode,
+                            max_guesses=self.max_guesses, cutoff=total + 1)
+        res = solve(self.pm, question, options)
+        if budget.interrupted:
+            raise KeyboardInterrupt
+        if res.interrupted or res.total != total:
             return None
         return res.tree, res.total
 
