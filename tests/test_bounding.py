@@ -197,6 +197,45 @@ def test_the_restricted_searches_find_the_buckets_best_trees_where_no_search_fin
     assert any(b.lower < b.upper for b in result.buckets)  # the bounds alone prove less
 
 
+def test_a_restricted_searchs_first_guess_out_of_time_holds_up_none_after_it(tmp_path, monkeypatch):
+    """Each bucket's best first guess by size bound never finishes (as LANTS's Y...G's GOIER does
+    not in a minute, on the big hidden list): the restricted search gives it its share of the time
+    only, and the guesses after it still give the buckets their trees, valid and verified."""
+    import dataclasses
+
+    from gpusolve.core.history import remaining_answers
+    from gpusolve.search import optimal
+
+    pm = random_instance("jotto", 0, 60, 80)
+    start = pm.guesses[0]
+    tried, stuck, found = set(), [], []
+    real = optimal.solve
+
+    def first_out_of_time(pm, question, options):  # a bucket's first guess (or all at once): no result
+        res = real(pm, question, options)
+        answers = remaining_answers(pm, list(question.moves))
+        first = pm.guesses[bounding.restricted_guesses(pm, answers, "normal", 5, 1)[0][0]]
+        if question.start in (None, first):
+            stuck.append(question.start)
+            return dataclasses.replace(res, tree=None, total=None, interrupted=True, proven=False)
+        found.append(question.start)
+        return res
+
+    def no_search(run, b, cutoff, seconds):  # never finishes; stops the run once level 0 is spent
+        if b.label in tried:
+            raise bounding._TimeUp
+        tried.add(b.label)
+        return False
+
+    monkeypatch.setattr(optimal, "solve", first_out_of_time)
+    monkeypatch.setattr(bounding._Run, "_search", no_search)
+    monkeypatch.setattr(bounding, "RESTRICTED_CANDIDATES", len(pm.guesses))
+    result = bound_start(pm, start, run_dir=tmp_path, workers=1, memo_mb=1)
+    check(result, pm, least_total(pm, start, 6), bucket_values(pm, start, 6))
+    assert stuck and None not in stuck and found
+    assert "restricted search" in {b.upper_how for b in result.buckets}
+
+
 def _greedy_and_worst_case_miss(monkeypatch) -> None:
     """Leave every bucket of two or more answers without a repaired greedy, restricted search's or
     worst-case tree."""

@@ -25,7 +25,8 @@ finished and a rerun goes further:
    before its searches. Units ``upper:REPLY:TOTAL``.
 3. **Bucket searches**: first, at each level, the exact search restricted to the bucket's best
    few first guesses by size bound (``RESTRICTED_CANDIDATES``, ``LEVEL_GROWTH`` times more each
-   level; every reply below them searched exactly) with the cutoff of its tree's total: it finds
+   level; each searched alone, in that order, for at most ``RESTRICTED_GUESS_SHARE`` of the time,
+   every reply below it exactly, with the best total so far as the cutoff): it finds
    a better tree cheaply where the whole search cannot finish (an upper bound, as any tree is;
    unit ``upper:REPLY:TOTAL``, how ``restricted search``). Then the exact search
    (``gpusolve.search.optimal.solve`` on the position after the start word's reply) with a cutoff
@@ -93,6 +94,9 @@ RESTRICTED_SECONDS = 60.0
 
 RESTRICTED_SHARE = 0.5
 """The share of a level's time the restricted search gets, before the bucket's searches."""
+
+RESTRICTED_GUESS_SHARE = 0.125
+"""The most of a restricted search's time one first guess gets (the rest go on without it)."""
 
 SCREEN_CANDIDATES = 160
 """First guesses a bucket's screen tries where the repaired greedy tree runs too deep: the best by
@@ -526,29 +530,44 @@ class _Run:
             self._save(b, [("level", level, {"level": level, "seconds": allowed, "bound": b.lower}, None)])
 
     def _restricted_tree(self, b: Bucket, candidates: int, seconds: float) -> tuple[Tree, int] | None:
-        """Return (the tree the exact search finds for bucket ``b`` when its first guess is one of
-        the ``candidates`` best by size bound, its total) where it is below the bucket's tree;
-        None where it is not, or not found within ``seconds``."""
+        """Return (the best tree the exact search finds for bucket ``b`` with its first guess one of
+        the ``candidates`` best by size bound, its total) where it is below the bucket's tree; None
+        where none is found within ``seconds``. Each guess is searched alone, in that order, with
+        the best total so far as the cutoff, for at most ``RESTRICTED_GUESS_SHARE`` of the time: a
+        costly guess (a trap proven only deep down) no longer holds up those after it."""
+        ends = time.monotonic() + seconds
+        if self.deadline is not None:
+            ends = min(ends, self.deadline)
+        best, cutoff = None, INF if b.upper is None else b.upper
+        for guess, bound in restricted_guesses(self.pm, b.answers, self.mode, self.max_guesses - 1,
+                                               candidates):
+            left = ends - time.monotonic()
+            if bound >= cutoff or left <= 0:
+                break
+            found = self._tree_under(b, guess, cutoff, min(left, seconds * RESTRICTED_GUESS_SHARE))
+            if found is not None:
+                best, cutoff = found, found[1]
+        return best
+
+    def _tree_under(self, b: Bucket, guess: int, cutoff: int, seconds: float) -> tuple[Tree, int] | None:
+        """Return (bucket ``b``'s best tree with first guess row ``guess``, its total) where it is
+        below ``cutoff``; None where it is not, or not found within ``seconds``."""
         from ..search.optimal import Options, Question, solve
 
-        if self.deadline is not None:
-            seconds = min(seconds, self.deadline - time.monotonic())
-        if seconds <= 0:
-            return None
         budget = Budget(None, seconds)
         options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget,
                           known=self.known)
-        question = Question(moves=((self.word, b.reply),), mode=self.mode, max_guesses=self.max_guesses,
-                            cutoff=b.upper, candidates=candidates)
+        question = Question(start=self.pm.guesses[guess], moves=((self.word, b.reply),), mode=self.mode,
+                            max_guesses=self.max_guesses, cutoff=None if cutoff >= INF else cutoff)
         try:
             res = solve(self.pm, question, options)
-        except Infeasible:  # none of those first guesses finds every answer within the guesses left
+        except Infeasible:  # no strategy after it finds every answer within the guesses left
             return None
         finally:
             self.known = None  # in the memo now
         if budget.interrupted:
             raise KeyboardInterrupt
-        if res.interrupted or res.total is None or (b.upper is not None and res.total >= b.upper):
+        if res.interrupted or res.total is None or res.total >= cutoff:
             return None
         return res.tree, res.total
 
@@ -693,6 +712,24 @@ class _Screen:
             total += sum(found)
         node.branches = dict(sorted(node.branches.items()))
         return node, total
+
+
+def restricted_guesses(pm: PatternMatrix, answers: np.ndarray, mode: str, left: int,
+                       candidates: int) -> list[tuple[int, int]]:
+    """Return the ``candidates`` best first guesses of ``answers`` with ``left`` guesses to go by
+    size bound, in the exact search's order: (guess row, its size bound) pairs."""
+    from ..kernels.optimal_cpu import sort_keys
+    from ..search.bounds import guess_table, size_bound
+
+    rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
+        np.arange(pm.shape[0], dtype=np.int32)
+    table = guess_table(pm, answers, rows)
+    most = int((table[:, 0] + table[:, 1]).max())
+    useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (len(answers) == 1)
+    rows, table = rows[useful], table[useful]
+    bounds = size_bound(pm, answers, rows, most, left - 1)
+    order = np.argsort(sort_keys(bounds, np.ascontiguousarray(table[:, 2])), kind="stable")[:candidates]
+    return [(int(rows[i]), int(bounds[i])) for i in order]
 
 
 def screen_candidates(pm: PatternMatrix, answers: np.ndarray, mode: str) -> list[int]:
