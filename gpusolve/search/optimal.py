@@ -269,13 +269,9 @@ class _Context:
     @cached_property
     def shown(self) -> np.ndarray:
         """Return, per reply of Wordle, a bit per position where it is not grey."""
-        bits = np.zeros(self.n_patterns, np.int64)
-        for p in range(self.n_patterns):
-            code = p
-            for k in range(self.pm.game.length - 1, -1, -1):
-                bits[p] |= (code % 3 != 0) << k
-                code //= 3
-        return bits
+        game = self.pm.game
+        return np.array([sum(1 << k for k, square in enumerate(game.format_reply(p)) if square != ".")
+                         for p in range(self.n_patterns)], np.int64)
 
     def twin_key(self, answers: np.ndarray, g: int) -> bytes:
         """Return a key of guess row ``g`` over ``answers`` (Wordle's hard mode): its replies to them,
@@ -634,10 +630,9 @@ class _Search:
                     self.first_pass_refuted += 1
                     settle(g, int(first.totals[j]), False, bound)
                     continue
-                key = ctx.twin_key(answers, g) if twinned else b""
                 if depth == 1 or n == 1:
                     value, exact = int(bounds[chunk[j]]), True
-                elif key in costs:
+                elif twinned and (key := ctx.twin_key(answers, g)) in costs:
                     value, exact = costs[key]
                 else:
                     value, exact = self.evaluate(answers, depth, rows, path, g, bound,
