@@ -31,10 +31,10 @@ finished and a rerun goes further:
    unit ``upper:REPLY:TOTAL``, how ``restricted search``). Then the exact search
    (``gpusolve.search.optimal.solve`` on the position after the start word's reply) with a cutoff
    ``C`` and a time limit; a search given ``SECOND_PASS_SECONDS`` or more first computes the
-   second-pass bounds of the bucket's first guesses that the first pass leaves below ``C``
-   (``_Run._guess_bounds``), and takes them as the whole proof's start words' searches do: they
-   refute guesses without a search and raise the floors of the others' buckets. It either
-   finds V < C exactly, with its optimal subtree (units
+   second-pass bounds of the bucket's first guesses that the first pass leaves below its tree's
+   total (at least ``C``; ``_Run._guess_bounds``, once per bucket), and takes them as the whole
+   proof's start words' searches do: they refute guesses without a search and raise the floors
+   of the others' buckets. It either finds V < C exactly, with its optimal subtree (units
    ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves V >= C (unit ``lower:REPLY:C``), or runs
    out of time. A bucket's first search has the cutoff of its tree's total (finishing settles
    it: V exactly); later ones raise its lower bound, the cutoff one above the bound, then 2, 4,
@@ -589,7 +589,9 @@ class _Run:
         from ..search.optimal import Options, Question, solve
 
         began = time.monotonic()
-        guess_bounds = self._guess_bounds(b, cutoff) if seconds >= SECOND_PASS_SECONDS else None
+        # for the tree's total, the highest cutoff any of the bucket's searches has: computed once
+        guess_bounds = self._guess_bounds(b, cutoff if b.upper is None else b.upper) \
+            if seconds >= SECOND_PASS_SECONDS else None
         budget = Budget(None, max(seconds - (time.monotonic() - began), 0.001))
         options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget,
                           known=self.known, keep_subproblems=PER_UNIT,
