@@ -21,6 +21,7 @@ from gpusolve.core.verify import verify_tree
 from gpusolve.runs import bounding
 from gpusolve.runs.bounding import bound_start, check_fits, fitted_tree
 from gpusolve.runs.runstore import RunStore
+from gpusolve.search import optimal
 from gpusolve.search.optimal import Options, Question, solve
 
 INSTANCES = [("jotto", 0, 60, 80, 6), ("jotto", 2, 60, 80, 6), ("wordle", 1, 80, 100, 4),
@@ -46,6 +47,13 @@ def bucket_values(pm, start: str, max_guesses: int) -> dict[int, int]:
                         Options(workers=1, memo_mb=1))
             out[int(p)] = res.total
     return out
+
+
+def instance(game: str, seed: int, n_answers: int, n_guesses: int, max_guesses: int):
+    """Return (the matrix, a start word, its least total, its buckets' values) of an instance."""
+    pm = random_instance(game, seed, n_answers, n_guesses)
+    start = pm.guesses[seed * 7 % n_guesses]
+    return pm, start, least_total(pm, start, max_guesses), bucket_values(pm, start, max_guesses)
 
 
 def check(result, pm, optimum: int, values: dict[int, int]) -> None:
@@ -85,6 +93,27 @@ def test_straight_run_proves_the_least_total(tmp_path, quick, game, seed, n_answ
     assert status["lower"] == status["upper"] == optimum and status["proven"]
 
 
+@pytest.mark.parametrize("game, seed, n_answers, n_guesses, max_guesses", INSTANCES)
+def test_searches_given_their_first_guesses_second_pass_bounds_prove_the_least_total(
+        tmp_path, quick, monkeypatch, game, seed, n_answers, n_guesses, max_guesses):
+    pm, start, optimum, values = instance(game, seed, n_answers, n_guesses, max_guesses)
+    monkeypatch.setattr(bounding, "SECOND_PASS_SECONDS", 0.0)
+    monkeypatch.setattr(optimal, "FIRST_PASS_MIN_ANSWERS", 1)  # every bucket's search takes them
+    given = []
+    solve_alone = optimal.solve
+
+    def solve_noting(pm, question, options=None):
+        if question.start is None and options is not None and options.bucket_bounds is not None:
+            given.append(len(options.bucket_bounds))
+        return solve_alone(pm, question, options)
+
+    monkeypatch.setattr(optimal, "solve", solve_noting)
+    result = bound_start(pm, start, max_guesses=max_guesses, run_dir=tmp_path, workers=1, memo_mb=1)
+    check(result, pm, optimum, values)
+    assert result.complete and result.lower == optimum
+    assert given  # the bucket searches were given second-pass bounds
+
+
 def test_the_searches_raise_bounds_beyond_the_second_pass(tmp_path):
     pm = random_instance("jotto", 0, 60, 80)
     start = pm.guesses[0]
@@ -119,10 +148,7 @@ class _Stop:
 @pytest.mark.parametrize("game, seed, n_answers, n_guesses, max_guesses", INSTANCES[:3])
 def test_stopped_anywhere_the_claims_hold_and_resume_ends_as_a_straight_run(
         tmp_path, monkeypatch, quick, game, seed, n_answers, n_guesses, max_guesses):
-    pm = random_instance(game, seed, n_answers, n_guesses)
-    start = pm.guesses[seed * 7 % n_guesses]
-    optimum = least_total(pm, start, max_guesses)
-    values = bucket_values(pm, start, max_guesses)
+    pm, start, optimum, values = instance(game, seed, n_answers, n_guesses, max_guesses)
     straight = bound_start(pm, start, max_guesses=max_guesses, run_dir=tmp_path / "straight", workers=1,
                            memo_mb=1)
     original = RunStore.save

@@ -30,7 +30,11 @@ finished and a rerun goes further:
    a better tree cheaply where the whole search cannot finish (an upper bound, as any tree is;
    unit ``upper:REPLY:TOTAL``, how ``restricted search``). Then the exact search
    (``gpusolve.search.optimal.solve`` on the position after the start word's reply) with a cutoff
-   ``C`` and a time limit. It either finds V < C exactly, with its optimal subtree (units
+   ``C`` and a time limit; a search given ``SECOND_PASS_SECONDS`` or more first computes the
+   second-pass bounds of the bucket's first guesses that the first pass leaves below its tree's
+   total (at least ``C``; ``_Run._guess_bounds``, once per bucket), and takes them as the whole
+   proof's start words' searches do: they refute guesses without a search and raise the floors
+   of the others' buckets. It either finds V < C exactly, with its optimal subtree (units
    ``lower:REPLY:V`` and ``upper:REPLY:V``), or proves V >= C (unit ``lower:REPLY:C``), or runs
    out of time. A bucket's first search has the cutoff of its tree's total (finishing settles
    it: V exactly); later ones raise its lower bound, the cutoff one above the bound, then 2, 4,
@@ -97,6 +101,11 @@ RESTRICTED_SHARE = 0.5
 
 RESTRICTED_GUESS_SHARE = 0.125
 """The most of a restricted search's time one first guess gets (the rest go on without it)."""
+
+SECOND_PASS_SECONDS = 600.0
+"""The least time a bucket's search must have for second-pass bounds of the bucket's first guesses
+to be computed first (``_Run._guess_bounds``; minutes on the big hidden list's largest buckets,
+more than the first levels give a search)."""
 
 SCREEN_CANDIDATES = 160
 """First guesses a bucket's screen tries where the repaired greedy tree runs too deep: the best by
@@ -323,6 +332,9 @@ class _Run:
                         for p in np.unique(replies) if p != pm.game.solved]
         self.by_label = {b.label: b for b in self.buckets}
         self.first_pass = self.second_pass = None
+        self.guess_bounds: dict[str, tuple[int, dict[int, np.ndarray]]] = {}
+        """Per bucket, the cutoff its first guesses' second-pass bounds were computed for, and
+        those bounds (``_guess_bounds``)."""
         self.screens: dict[str, _Screen | None] = {}
         """Each bucket's screen under way (None: the worst-case search cannot play these lists)."""
         self._load()
@@ -576,10 +588,14 @@ class _Run:
         return whether it finished."""
         from ..search.optimal import Options, Question, solve
 
-        budget = Budget(None, seconds)
+        began = time.monotonic()
+        # for the tree's total, the highest cutoff any of the bucket's searches has: computed once
+        guess_bounds = self._guess_bounds(b, cutoff if b.upper is None else b.upper) \
+            if seconds >= SECOND_PASS_SECONDS else None
+        budget = Budget(None, max(seconds - (time.monotonic() - began), 0.001))
         options = Options(memo_mb=self.memo_mb, workers=self.workers, memos=self.pool, budget=budget,
                           known=self.known, keep_subproblems=PER_UNIT,
-                          min_work=MIN_WORK)
+                          min_work=MIN_WORK, bucket_bounds=guess_bounds)
         question = Question(moves=((self.word, b.reply),), mode=self.mode, max_guesses=self.max_guesses,
                             cutoff=cutoff)
         try:
@@ -602,6 +618,35 @@ class _Run:
         self._save(b, facts, res.subproblems)
         self._report(SEARCH_PHASE, sum(x.exact for x in self.buckets), len(self.buckets))
         return True
+
+    def _guess_bounds(self, b: Bucket, cutoff: int) -> dict[int, np.ndarray] | None:
+        """Return the second-pass bounds of the buckets of bucket ``b``'s first guesses that its
+        first pass leaves below ``cutoff`` (guess row -> a proven bound per reply), for its search,
+        as the whole proof gives them to its start words' searches: they refute guesses the first
+        pass does not, and give the others' buckets higher floors. None where the search takes
+        no first-pass bounds (too few answers, or one guess to go). Kept per bucket, for the
+        highest cutoff asked (a lower one needs those of fewer guesses)."""
+        from ..search import optimal
+        from ..search.bounds import FirstPass, first_pass, guess_caps, guess_table, second_pass
+
+        left = self.max_guesses - 2  # after the start word and the bucket's first guess
+        if len(b.answers) < optimal.FIRST_PASS_MIN_ANSWERS or left < 1:
+            return None
+        kept = self.guess_bounds.get(b.label)
+        if kept is not None and kept[0] >= cutoff:
+            return kept[1]
+        pm = self.pm
+        members_only = self.mode == "consistent"
+        rows = np.sort(pm.answer_rows[b.answers]).astype(np.int32) if members_only else \
+            np.arange(pm.shape[0], dtype=np.int32)
+        caps = guess_caps(guess_table(pm, b.answers, rows))
+        first = first_pass(pm, b.answers, rows, rows, caps, left, members_only=members_only, cutoff=cutoff)
+        below = np.flatnonzero(first.totals < cutoff)  # complete scans: their bucket bounds are whole
+        first = FirstPass(first.starts[below], first.totals[below], first.buckets[below], first.cutoff)
+        second = second_pass(pm, b.answers, first, rows, left, pm.branches, members_only)
+        found = {int(g): second.buckets[j] for j, g in enumerate(second.starts)}
+        self.guess_bounds[b.label] = cutoff, found
+        return found
 
     # --- the result -----------------------------------------------------------------------------
 
