@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 from gpusolve.kernels import optimal_cpu
 from numba import njit
-from test_bounds import node_values
-from test_dead_cores import every_node
-from test_optimal import INF, WORDLE_WORDS, small_matrix
+from test_dead_cores import search_every_node
+from test_optimal import WORDLE_WORDS, small_matrix
 
 from gpusolve.core.games import make_game
 from gpusolve.search import optimal
@@ -73,20 +72,7 @@ def test_the_kernel_s_rule_twins_agree_with_the_driver_s_key(seed):
 
 @pytest.mark.parametrize(("seed", "depth"), [(s, d) for s in range(6) for d in (3, 4)])
 def test_every_node_of_games_with_look_alike_probes_gets_the_brute_force_value(seed, depth):
-    pm = probe_instance(seed)
-    truth = node_values(pm, "hard", depth)["value"]
-    ctx = optimal._Context(pm, "hard", depth)
-    ws = optimal._Workspace(ctx, 1 << 12)
-    stop = np.zeros(1, np.int64)
-    rng = random.Random(seed)
-    for answers, left, rows, path in every_node(ctx, pm, depth):
-        want = truth(frozenset(pm.answers[a] for a in answers), left, frozenset(pm.guesses[r] for r in rows))
-        beta = rng.choice([optimal_cpu.INF, 3 * len(answers), 2 * len(answers) + 2])
-        got, _ = ws.solve(answers, left, beta, rows, path, stop)
-        if want < beta:
-            assert got == want, (answers, left, path)
-        else:
-            assert beta <= got <= want or (want == INF and got >= optimal_cpu.INF)
+    search_every_node(probe_instance(seed), depth, seed)
 
 
 @njit(cache=False)
