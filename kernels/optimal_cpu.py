@@ -23,7 +23,9 @@ What makes it fast, every step admissible (nothing that could change a value is 
   guess gives on the node's set (every bucket is a subset of it).
 * guesses are kept per subtree only once per distinct reply vector over ``S`` (two guesses
   with the same replies on ``S`` have the same replies on every subset and equal costs;
-  normal mode), and a guess that does not split ``S`` and is not in it is dropped for the
+  normal mode), in Wordle's hard mode once per class of rule twins (the same replies, and the
+  same letters wherever one of them is not grey: ``_rule_twins``), and a guess that does not
+  split ``S`` and is not in it is dropped for the
   whole subtree (it only wastes a guess, in every mode).
 * branch and bound: guesses by increasing bound, the best cost so far (or ``beta``) as the
   cutoff, the bucket loop abandoned once the partial sum plus the bounds of the rest reach it.
@@ -89,7 +91,7 @@ from .bounds_cpu import level_bound
 from .canonical_cpu import image_members, image_row, least_moves
 from .hardmode import RULE
 from .hardmode import SCRATCH as RULE_SCRATCH
-from .replies import SCRATCH
+from .replies import SCRATCH, WORDLE
 from .sorting import argsort, insertion_sort
 from .symmetry_cpu import mark_classes
 
@@ -774,17 +776,19 @@ def _closed_forms(at, beta, known, rows, m, stamp, params, stats, lv, tally, har
 #   width ``width``, or answer-major ``T``), the guess rows to scan (rows of that matrix), which
 #   guesses are answers of S (``inset[rowg[r]] == stamp``, position ``inpos``), the mode;
 # * out: the kept guesses (``Kept``, in scan order): every guess that splits S or is in it, one
-#   per distinct reply vector over S in normal mode, with its reply row for the children, its
+#   per distinct reply vector over S in normal mode, one per class of rule twins over S in Wordle's
+#   hard mode (``_alike``), with its reply row for the children, its
 #   guess row, its bound ``3n - s - B`` (B distinct replies, s = 1 in S) and sort key (the bound,
 #   then the sum of squared bucket sizes), and the row each answer of S has among them; and
 #   ``most``, the most distinct replies any scanned guess gave.
 
 
-@_phase
-def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
-    """Return whether the reply row ``out[dst:dst + n]`` (hash ``hh``) differs from every row kept
-    so far (the table ``stamp``, ``idx``, ``hashes`` of generation ``gen``), recording it as kept
-    number ``j`` if so."""
+@njit(cache=True, nogil=True, inline="always")
+def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes, twins, rowg, glet):
+    """Return whether the reply row ``out[dst:dst + n]`` (hash ``hh``) of guess row ``rowg[j]`` differs
+    from every row kept so far (the table ``stamp``, ``idx``, ``hashes`` of generation ``gen``), or
+    with ``twins`` (Wordle's hard mode: the letters per word) is no rule twin of one (``_rule_twins``),
+    recording it as kept number ``j`` if so."""
     tmask = stamp.shape[0] - 1
     t = np.int64(hh & np.uint64(tmask))
     while stamp[t] == gen:
@@ -796,12 +800,33 @@ def _new_replies(out, dst, n, hh, j, gen, stamp, idx, hashes):
                 if out[ob + i] != out[dst + i]:
                     same = False
                     break
-            if same:
+            if same and (twins == 0 or _rule_twins(out, dst, n, glet, rowg[other], rowg[j], twins)):
                 return False
         t = (t + 1) & tmask
     stamp[t] = gen
     idx[t] = j
     hashes[j] = hh
+    return True
+
+
+@_phase
+def _rule_twins(out, dst, n, glet, g, h, length):
+    """Return whether guess rows ``g`` and ``h``, whose replies over S are both ``out[dst:dst + n]``
+    (Wordle's), hold the same letters wherever one of those replies is not grey: rule twins, which
+    cost the same at S and below it in hard mode. They split S alike, and the NYT rule after each
+    reply reads a guess's letters only where it is green or yellow, so every bucket is left the same
+    guesses, and every later rule removes alike (the driver's ``_Context.twin_key``). Twins over S
+    are twins over its subsets, and meet every rule all of S meets alike (a rule asks for letters
+    that each answer of S would show), so one kept for S serves its whole subtree."""
+    for k in range(length):
+        if glet[g, k] == glet[h, k]:
+            continue
+        place = 1
+        for _ in range(length - 1 - k):
+            place *= 3
+        for i in range(n):
+            if out[dst + i] // place % 3 != 0:
+                return False
     return True
 
 
@@ -834,12 +859,14 @@ def _keep(j, n, g, lb, squares, out, outT, rowg, lbs, keys):
 
 
 @_phase
-def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, seen, stats, zob):
+def _scan_rows(mat, width, answers, rows, rowg, stamp, alike, gen, kept, tally, seen, stats, zob, glet):
     """Scan the guess rows ``rows`` of the guess-major ``mat`` over ``answers`` guess by guess, into
-    ``kept`` (the scan's contract above); return (how many kept, the most distinct replies)."""
+    ``kept`` (the scan's contract above; ``alike``: ``_alike``); return (how many kept, the most
+    distinct replies)."""
     n = answers.shape[0]
     mark, cnt, inset, inpos = tally
     out, outT, krowg, tarow, lbs, keys = kept
+    sstamp, sidx, shash = seen  # read once: each read from a bundle in the loop costs a reference count
     nsurv = np.int64(0)
     most = 0
     for j in range(rows.shape[0]):
@@ -865,7 +892,9 @@ def _scan_rows(mat, width, answers, rows, rowg, stamp, mode, gen, kept, tally, s
         most = max(most, nb)
         if nb == 1 and not in_s:
             continue  # splits nothing: only wastes a guess, here and below
-        if mode == NORMAL and not _new_replies(out, dst, n, hh, nsurv, gen, seen.stamp, seen.idx, seen.hash):
+        krowg[nsurv] = g
+        if alike >= 0 and not _new_replies(out, dst, n, hh, nsurv, gen, sstamp, sidx, shash, alike, krowg,
+                                           glet):
             continue
         if in_s:
             tarow[inpos[g]] = nsurv
@@ -942,12 +971,14 @@ def _pair_verdict(at, beta, known, rows, m, stamp, params, rowg, inset, vfirst, 
 
 
 @_phase
-def _keep_pairs(T, answers, rows, rowg, stamp, mode, gen, kept, tally, pairs, seen):
-    """Keep the guesses of the pairwise scan (the scan's contract above); return how many."""
+def _keep_pairs(T, answers, rows, rowg, stamp, alike, gen, kept, tally, pairs, seen, glet):
+    """Keep the guesses of the pairwise scan (the scan's contract above; ``alike``: ``_alike``); return
+    how many."""
     n = answers.shape[0]
     inset, inpos = tally.inset, tally.inpos
     vfirst, vpairs, vhash = pairs.vfirst, pairs.vpairs, pairs.vhash
     out, outT, krowg, tarow, lbs, keys = kept
+    sstamp, sidx, shash = seen  # read once: each read from a bundle in the loop costs a reference count
     nsurv = np.int64(0)
     for j in range(rows.shape[0]):
         g = rowg[rows[j]]
@@ -958,14 +989,28 @@ def _keep_pairs(T, answers, rows, rowg, stamp, mode, gen, kept, tally, pairs, se
         dst = nsurv * n
         for i in range(n):
             out[dst + i] = T[answers[i], j]
-        if mode == NORMAL and not _new_replies(out, dst, n, np.uint64(vhash[j]), nsurv, gen, seen.stamp,
-                                               seen.idx, seen.hash):
+        krowg[nsurv] = g
+        if alike >= 0 and not _new_replies(out, dst, n, np.uint64(vhash[j]), nsurv, gen, sstamp, sidx, shash,
+                                           alike, krowg, glet):
             continue
         if in_s:
             tarow[inpos[g]] = nsurv
         _keep(nsurv, n, g, 3 * n - in_s - nb, n + 2 * np.int64(vpairs[j]), out, outT, krowg, lbs, keys)
         nsurv += 1
     return nsurv
+
+
+@_phase
+def _alike(params):
+    """Return which kept guesses a scan drops as costing what one kept does (``_new_replies``): 0 those
+    with the same replies over S (normal mode), the letters per word to compare too (rule twins,
+    Wordle's hard mode), or -1 none (consistent mode, the other games' hard mode)."""
+    mode = params[P_MODE]
+    if mode == NORMAL:
+        return np.int64(0)
+    if mode == HARD and params[P_KIND] == WORDLE:
+        return params[P_LENGTH]
+    return np.int64(-1)
 
 
 @_phase
@@ -990,10 +1035,12 @@ def _scan(at, beta, known, rows, m, stamp, params, stats, by_depth, lv, bounds, 
                                                  tally.inset, pairs.vfirst, moves.hard, shared)
         if flag != EMPTY:
             return known, flag, guess, 0, most
-        nsurv = _keep_pairs(T, answers, rows[:m], lv.rowg[level], stamp, mode, gen, kept, tally, pairs, seen)
+        nsurv = _keep_pairs(T, answers, rows[:m], lv.rowg[level], stamp, _alike(params), gen, kept, tally,
+                            pairs, seen, shared.glet)
     else:
         nsurv, most = _scan_rows(lv.cmat[level], lv.stride[level], lv.cols[level, lo:lo + n], rows[:m],
-                                 lv.rowg[level], stamp, mode, gen, kept, tally, seen, stats, shared.zob1)
+                                 lv.rowg[level], stamp, _alike(params), gen, kept, tally, seen, stats,
+                                 shared.zob1, shared.glet)
         most = min(most, params[P_BRANCH])
         known = max(known, level_bound(n, d, most, 1))
     if nsurv == 0:

@@ -56,6 +56,16 @@ def every_node(ctx, pm, depth: int):
                          [(1, 8, 4), (2, 12, 4), (9, 8, 4), (4, 10, 3), (5, 10, 4), (6, 4, 4), (8, 8, 5)])
 def test_every_node_gets_the_brute_force_value_with_the_cores_kept(seed, n_guesses, depth):
     pm = trap_instance(seed, n_guesses)
+    ws = search_every_node(pm, depth, seed)
+    cores = ws.work.moves.hard.cores
+    assert cores.count[0] > 0  # recorded, and so put to the test
+    for c in range(min(cores.count[0], optimal_cpu.CORES)):
+        assert not splitters(pm, [pm.guesses[r] for r in cores.rows[c, :cores.size[c]]], cores.rule[c])
+
+
+def search_every_node(pm, depth: int, seed: int) -> optimal._Workspace:
+    """Search every node of the hard-mode game of ``pm`` in turn with one workspace (random cutoffs),
+    asserting each result against brute force; return the workspace."""
     truth = node_values(pm, "hard", depth)["value"]
     ctx = optimal._Context(pm, "hard", depth)
     ws = optimal._Workspace(ctx, 1 << 12)
@@ -69,10 +79,7 @@ def test_every_node_gets_the_brute_force_value_with_the_cores_kept(seed, n_guess
             assert got == want, (answers, left, path)
         else:
             assert beta <= got <= want or (want == INF and got >= optimal_cpu.INF)
-    cores = ws.work.moves.hard.cores
-    assert cores.count[0] > 0  # recorded, and so put to the test
-    for c in range(min(cores.count[0], optimal_cpu.CORES)):
-        assert not splitters(pm, [pm.guesses[r] for r in cores.rows[c, :cores.size[c]]], cores.rule[c])
+    return ws
 
 
 def splitters(pm, core: list[str], rule: np.ndarray) -> list[str]:
