@@ -18,8 +18,10 @@ Only a bucket's own answers can score ``m + 1``, so they are scored first (``m²
 bucket); the other guesses score at most ``m``, and at most their ``cap`` (distinct replies
 over the whole set). They are scanned by decreasing cap: a bucket is settled once the cap, or
 ``m``, falls to its best score, and with a ``cutoff`` the scan stops as soon as the bounds so
-far (each bucket at least ``3m - max(best, min(m, cap))``) reach it. Every bound written is
-proven at every moment; it is the exact partition bound when the scan ran to its end.
+far (each bucket at least ``3m - max(best, min(m, cap))``) reach it; a small bucket whose bound
+alone can take them there is scanned only to show that no guess scores above the score that
+would (``_score_pairs``). Every bound written is proven at every moment; it is the exact partition
+bound when the scan ran to its end.
 
 **Hard mode** (``hard_bounds_of_start``): after start word s got reply p, only the guesses the
 hard-mode rule of (s, p) allows may answer bucket p, at its first guess and every later one (the
@@ -132,7 +134,8 @@ def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
     a column per guess by decreasing ``cap`` (no guess scores more than its cap: the scan stops
     once the caps fall to the best score or ``floor``), column j allowed when ``allowed[key[j]]``.
     The caller's ``floor`` is a score it knows already, and below ``m`` unless a split is known
-    or does not matter, so that the best score and the split it ends with are the whole scan's."""
+    or does not matter, so that the best score and the split it ends with are the whole scan's;
+    or a score it need only show no guess exceeds (a result at most ``floor`` says just that)."""
     m = hi - lo
     width = tmat.shape[1]
     most = 0
@@ -186,6 +189,16 @@ def _bucket_bound(m, score, left):
     """Return the bound of a bucket of ``m`` answers no guess scores more than ``score`` on:
     the partition bound or the level bound, whichever is larger."""
     return max(3 * m - score, level_bound(m, left, score, 1))
+
+
+@njit(cache=True, nogil=True)
+def _enough(m, bound, left):
+    """Return the largest score below ``m`` that gives a bucket of ``m`` answers at least ``bound``
+    (``_bucket_bound``; -1: none)."""
+    for u in range(m - 1, -1, -1):
+        if _bucket_bound(m, u, left) >= bound:
+            return u
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -426,7 +439,11 @@ def _score_pairs(tmat, cap, layout, best, split, final, pair_max, fixed, most, l
     largest first (``layout``: ``(local, perm, first, active)`` of ``_buckets``; ``scores``: those
     known; ``fresh``: those found, see ``bounds_of_start``), checking the bound so far
     (``_partial``) against ``cutoff`` before each; return that bound where it reaches the cutoff,
-    else -1."""
+    else -1. Where a bucket's bound alone can take the total to the cutoff with a score above its
+    best known (``_enough``), the scan only shows whether any guess scores more than that: a block
+    of guesses is settled once each has that many replies in common, far sooner than at its best
+    score. If none does, that score stands for the bucket (a proven bound, not its score: not
+    remembered) and the start word is refuted; else the scan found the exact best score."""
     local, perm, first, active = layout
     na = active.shape[0]
     seen = np.empty(BLOCK, np.uint8)
@@ -434,8 +451,11 @@ def _score_pairs(tmat, cap, layout, best, split, final, pair_max, fixed, most, l
     key = np.zeros(tmat.shape[1], np.uint8)
     every = np.ones(1, np.uint8)
     while True:
-        if cutoff < INF and _partial(fixed, first, active, na, best, final, most, left, out, room) >= cutoff:
-            return _partial(fixed, first, active, na, best, final, most, left, out, room)
+        partial = 0
+        if cutoff < INF:
+            partial = _partial(fixed, first, active, na, best, final, most, left, out, room)
+            if partial >= cutoff:
+                return partial
         pick = -1
         for t in range(na):
             p = active[t]
@@ -454,8 +474,13 @@ def _score_pairs(tmat, cap, layout, best, split, final, pair_max, fixed, most, l
             best[pick] = known >> 1
             split[pick] = known & 1
             continue
+        floor = _floor(m, best[pick], split[pick], left)
+        enough = _enough(m, out[pick] + cutoff - partial, left) if cutoff < INF else -1
         k, splits = _pair_scores(tmat, cap, local, first[pick], first[pick + 1], key, every,
-                                 _floor(m, best[pick], split[pick], left), seen, score)
+                                 max(floor, enough), seen, score)
+        if floor < enough and k <= enough:
+            best[pick] = enough  # no guess scores more: the bound reaches the cutoff (not remembered)
+            continue
         best[pick] = max(best[pick], k)
         split[pick] |= splits
         fresh[pick] = 1 + 2 * best[pick] + split[pick]
