@@ -165,6 +165,28 @@ def test_a_cutoff_stops_early_with_proven_bounds(kind, seed, cutoff, pair_max, f
             assert cutoff <= cut.totals[j] <= full.totals[j]
 
 
+@pytest.mark.parametrize("kind,seed,size", [("wordle", 0, (60, 120)), ("wordle", 1, (60, 120)),
+                                            ("wordle", 2, (60, 120)), ("jotto", 0, (60, 120)),
+                                            ("mastermind", 0, (40, 64)), ("mastermind", 1, (40, 64))])
+def test_a_small_bucket_scanned_only_to_the_cutoff_is_bounded_by_its_best_score(kind, seed, size):
+    """Cutoffs at and just above the lowest totals, where a small bucket's bound alone can reach
+    them and its scan stops once no guess can score above the score that would: every bucket bound
+    at most the whole first pass's (the exact partition bound, checked against the true values at
+    every node above), the guesses below the cutoff with its exact totals, the others at least the
+    cutoff (these games have such buckets; the brute-force games above seldom do)."""
+    pm = random_instance(kind, seed, *size)
+    cols = np.arange(len(pm.answers), dtype=np.int32)
+    rows = np.arange(len(pm.guesses), dtype=np.int32)
+    caps = guess_caps(guess_table(pm, cols, rows))
+    for left in (2, 3, 4):
+        full = first_pass(pm, cols, rows, rows, caps, left)
+        for cutoff in sorted({int(t) + d for t in np.unique(full.totals)[:6] for d in (0, 1)}):
+            cut = first_pass(pm, cols, rows, rows, caps, left, cutoff=cutoff)
+            below = full.totals < cutoff
+            assert (cut.buckets <= full.buckets).all()
+            assert (cut.totals[below] == full.totals[below]).all() and (cut.totals[~below] >= cutoff).all()
+
+
 @pytest.mark.parametrize("seed", [0, 7, 8])
 def test_a_cutoff_never_bounds_a_small_bucket_by_guesses_not_scanned(seed):
     """Every cutoff near each start word's total: no bucket bound above the whole first pass's. A
