@@ -412,8 +412,7 @@ class _Run:
         pm = self.pm
         answers = np.arange(pm.shape[1], dtype=np.int32)
         members_only = self.mode == "consistent"
-        rows = np.sort(pm.answer_rows).astype(np.int32) if members_only else \
-            np.arange(pm.shape[0], dtype=np.int32)
+        rows = guesser_rows(pm, answers, self.mode)
         caps = guess_caps(guess_table(pm, answers, rows))
         first = first_pass(pm, answers, np.array([self.row], np.int32), rows, caps, self.max_guesses - 1,
                            members_only=members_only)
@@ -637,8 +636,7 @@ class _Run:
             return kept[1]
         pm = self.pm
         members_only = self.mode == "consistent"
-        rows = np.sort(pm.answer_rows[b.answers]).astype(np.int32) if members_only else \
-            np.arange(pm.shape[0], dtype=np.int32)
+        rows = guesser_rows(pm, b.answers, self.mode)
         caps = guess_caps(guess_table(pm, b.answers, rows))
         first = first_pass(pm, b.answers, rows, rows, caps, left, members_only=members_only, cutoff=cutoff)
         below = np.flatnonzero(first.totals < cutoff)  # complete scans: their bucket bounds are whole
@@ -759,6 +757,14 @@ class _Screen:
         return node, total
 
 
+def guesser_rows(pm: PatternMatrix, answers: np.ndarray, mode: str) -> np.ndarray:
+    """Return the guess rows that may be played on ``answers``: in consistent mode the answers'
+    own rows, sorted, else every guess."""
+    if mode == "consistent":
+        return np.sort(pm.answer_rows[answers]).astype(np.int32)
+    return np.arange(pm.shape[0], dtype=np.int32)
+
+
 def restricted_guesses(pm: PatternMatrix, answers: np.ndarray, mode: str, left: int,
                        candidates: int) -> list[tuple[int, int]]:
     """Return the ``candidates`` best first guesses of ``answers`` with ``left`` guesses to go by
@@ -766,8 +772,7 @@ def restricted_guesses(pm: PatternMatrix, answers: np.ndarray, mode: str, left: 
     from ..kernels.optimal_cpu import sort_keys
     from ..search.bounds import guess_table, size_bound
 
-    rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
-        np.arange(pm.shape[0], dtype=np.int32)
+    rows = guesser_rows(pm, answers, mode)
     table = guess_table(pm, answers, rows)
     most = int((table[:, 0] + table[:, 1]).max())
     useful = (table[:, 0] > 1) | (table[:, 1] == 1) | (len(answers) == 1)
@@ -782,8 +787,7 @@ def screen_candidates(pm: PatternMatrix, answers: np.ndarray, mode: str) -> list
     best by largest bucket, alternately, ``SCREEN_CANDIDATES`` of each (repeats once)."""
     from ..search.metrics import partition_table, ranking
 
-    rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
-        np.arange(pm.shape[0], dtype=np.int32)
+    rows = guesser_rows(pm, answers, mode)
     table = partition_table(pm, answers, rows)
     both = np.stack([ranking(table, metric)[:SCREEN_CANDIDATES] for metric in ("entropy", "max")], axis=1)
     return list(dict.fromkeys(int(rows[i]) for i in both.ravel()))
@@ -809,8 +813,7 @@ def fitted_tree(pm: PatternMatrix, answers: np.ndarray, depth: int, mode: str = 
         return tree, sum(found)
     if not width:
         return None
-    rows = pm.answer_rows[answers].astype(np.int32) if mode == "consistent" else \
-        np.arange(pm.shape[0], dtype=np.int32)
+    rows = guesser_rows(pm, answers, mode)
     best = None
     for g in rows[ranking(partition_table(pm, answers, rows), "entropy")[:width]]:
         replies = pm.codes[g, answers]
