@@ -113,6 +113,11 @@ CASES = {
 # Re-pinned 2026-11-27 (hard-salet-y, its refuted alternatives only): a small bucket whose bound alone
 # takes a guess to the cutoff is scanned only that far, so more refuted guesses carry a bound at the
 # cutoff itself (459), and the ties there are other guesses; the counters are unchanged.
+# Re-pinned 2026-11-28 (mastermind-3-5-hard, tiny-1/2-hard-5/6, tiny-3-hard-cutoff-195/200/205): in hard
+# mode a guess's buckets are searched against a cutoff in rounds of narrow windows (``optimal.WINDOW``);
+# nodes, stores, cells and guesses evaluated fall in all eight, the totals, best guesses and exact
+# alternatives are unchanged; refuted alternatives carry other bounds, so other guesses tied at the
+# cutoff are listed.
 PINS: dict[str, tuple] = {
     'salet':
         (7920, 'SALET', True, True, [('SALET', 7920, True)], (572, 2, 572, 96606037, 1813, 0),
@@ -155,8 +160,8 @@ PINS: dict[str, tuple] = {
         (451, '123', True, True, [('123', 451, True), ('112', 453, True), ('111', 511, True)],
          (93, 0, 94, 65837, 62, 0), {3: (13, 0), 4: (64, 20212), 5: (16, 45625)}),
     'mastermind-3-5-hard':
-        (455, '123', True, True, [('123', 455, True), ('112', 455, False)], (61, 0, 61, 6192, 30, 0),
-         {3: (3, 0), 4: (45, 333), 5: (13, 5859)}),
+        (455, '123', True, True, [('123', 455, True), ('112', 455, False)], (58, 0, 58, 6192, 28, 0),
+         {3: (2, 0), 4: (43, 333), 5: (13, 5859)}),
     'mastermind-3-5-consistent':
         (455, '123', True, True, [('123', 455, True), ('112', 455, False)], (61, 0, 61, 6192, 30, 0),
          {3: (3, 0), 4: (45, 333), 5: (13, 5859)}),
@@ -182,12 +187,12 @@ PINS: dict[str, tuple] = {
         (193, 'TAMER', True, True,
          [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
           ('RISER', 196, True), ('LOSER', 197, True), ('VOTER', 199, True)],
-         (436, 25, 277, 195338, 610, 0), {2: (135, 20938), 3: (221, 96075), 4: (80, 78325)}),
+         (377, 33, 243, 173608, 392, 0), {2: (108, 19280), 3: (157, 59216), 4: (112, 95112)}),
     'tiny-1-hard-6':
         (193, 'TAMER', True, True,
          [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
           ('RISER', 196, True), ('LOSER', 197, True), ('TIMER', 199, True)],
-         (247, 20, 208, 130431, 446, 0), {2: (19, 574), 3: (29, 504), 4: (119, 50968), 5: (80, 78385)}),
+         (221, 26, 183, 119189, 275, 0), {2: (19, 574), 3: (21, 504), 4: (68, 22999), 5: (113, 95112)}),
     'tiny-1-consistent-5':
         (193, 'TAMER', True, True,
          [('TAMER', 193, True), ('LATER', 193, True), ('TAPER', 193, True), ('ALTER', 194, True),
@@ -211,13 +216,13 @@ PINS: dict[str, tuple] = {
     'tiny-2-hard-5':
         (193, 'RISER', True, True,
          [('RISER', 193, True), ('TIGER', 199, True), ('RIVER', 199, True), ('WISER', 200, True),
-          ('INTER', 201, True), ('DETER', 199, False), ('WIDER', 199, False)],
-         (436, 32, 344, 360378, 1785, 0), {2: (68, 9089), 3: (267, 194777), 4: (101, 156512)}),
+          ('INTER', 201, True), ('ESTER', 199, False), ('SOBER', 199, False)],
+         (412, 68, 366, 336517, 931, 0), {2: (14, 1309), 3: (156, 98750), 4: (242, 236458)}),
     'tiny-2-hard-6':
         (193, 'RISER', True, True,
          [('RISER', 193, True), ('TAPER', 198, True), ('TIGER', 199, True), ('WISER', 200, True),
-          ('INTER', 201, True), ('STEER', 199, False), ('DRIER', 199, False)],
-         (403, 32, 372, 344151, 1741, 0), {2: (5, 96), 3: (39, 648), 4: (258, 186895), 5: (101, 156512)}),
+          ('INTER', 201, True), ('ROGER', 199, False), ('STEER', 199, False)],
+         (391, 68, 355, 319835, 873, 0), {3: (6, 0), 4: (139, 83377), 5: (246, 236458)}),
     'tiny-2-consistent-5':
         (193, 'RISER', True, True,
          [('RISER', 193, True), ('TIGER', 199, True), ('RIVER', 199, True), ('WISER', 200, True),
@@ -245,19 +250,19 @@ PINS: dict[str, tuple] = {
          (684, 77, 636, 571036, 3398, 0), {2: (147, 25779), 3: (428, 362137), 4: (109, 183120)}),
     'tiny-3-hard-cutoff-195':
         (None, None, True, False,
-         [('AIDER', 195, False), ('OUTER', 195, False), ('WATER', 195, False), ('POWER', 195, False),
-          ('LOSER', 195, False), ('WISER', 195, False), ('TAPER', 195, False)],
-         (105, 0, 102, 147526, 608, 0), {2: (3, 0), 3: (60, 48434), 4: (42, 99092)}),
+         [('TOWER', 195, False), ('AIDER', 195, False), ('OUTER', 195, False), ('WATER', 195, False),
+          ('POWER', 195, False), ('LOSER', 195, False), ('WISER', 195, False)],
+         (99, 5, 92, 102101, 32, 0), {2: (2, 27), 3: (9, 270), 4: (88, 101804)}),
     'tiny-3-hard-cutoff-200':
         (None, None, True, False,
-         [('TOWER', 200, False), ('AIDER', 200, False), ('POWER', 200, False), ('WISER', 200, False),
-          ('TAPER', 200, False), ('RISER', 200, False), ('PARER', 200, False)],
-         (410, 21, 330, 378756, 2192, 0), {2: (69, 8005), 3: (272, 224785), 4: (69, 145966)}),
+         [('TOWER', 200, False), ('OUTER', 200, False), ('WATER', 200, False), ('POWER', 200, False),
+          ('LOSER', 200, False), ('WISER', 200, False), ('TAPER', 200, False)],
+         (282, 72, 227, 218276, 484, 0), {2: (7, 54), 3: (45, 9999), 4: (230, 208223)}),
     'tiny-3-hard-cutoff-205':
         (200, 'TOWER', True, True,
-         [('TOWER', 200, True), ('OUTER', 205, False), ('WATER', 205, False), ('LOSER', 205, False),
-          ('WISER', 205, False), ('TAPER', 205, False), ('RISER', 205, False)],
-         (1050, 106, 697, 749414, 3864, 0), {2: (299, 43580), 3: (641, 528882), 4: (110, 176952)}),
+         [('TOWER', 200, True), ('AIDER', 205, False), ('OUTER', 205, False), ('WATER', 205, False),
+          ('POWER', 205, False), ('LOSER', 205, False), ('WISER', 205, False)],
+         (573, 138, 466, 464209, 1918, 0), {2: (26, 1304), 3: (221, 152625), 4: (326, 310280)}),
     'tiny-4-normal-6':
         (361, 'LATER', True, True,
          [('LATER', 361, True), ('RIDER', 362, True), ('TOWER', 361, False), ('TIMER', 361, False),

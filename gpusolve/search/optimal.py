@@ -332,6 +332,14 @@ FIRST_PASS_BATCH = 64
 best total known when the batch starts."""
 
 
+WINDOW = 8
+"""In hard mode, against a cutoff, a guess's buckets searched in the worker threads are searched in
+rounds: each still open against at most its bound plus the window (doubled each round), never more
+than the gap the cutoff leaves. A bucket's proof costs grow steeply with its window (CUBIC's set of
+1,222 after ``.....`` on ``nyt-2023-07``: PREST's bucket of 161 proven 8 or 16 above its first-pass
+bound in 20-60 ms, 108 above, the whole gap, in 3.2 s), and most guesses are refuted by several
+buckets each a little above its bound."""
+
 NO_CUTOFF = INF >> 1
 """A set of ``DRIVER_MIN_ANSWERS`` or more searched with a cutoff at least this (``INF`` less the
 bounds of other buckets: none known yet) first gets one from its greedy tree
@@ -710,6 +718,7 @@ class _Search:
         if killing:
             todo.reverse()
             self._killer_first(todo, kids, depth - 1)
+        window = WINDOW if bound < NO_CUTOFF and self.ctx.mode == "hard" else INF
         large = [i for i in todo if _driven(len(kids[i][1]), bound)]
         small = [i for i in todo if i not in large]
 
@@ -726,17 +735,17 @@ class _Search:
             return False
 
         def in_workers() -> bool:  # the small buckets, in the worker threads; the same
+            step = window
             todo = list(small)
             stop = np.zeros(1, np.int64)
             self.stops.append(stop)
             running: dict = {}
-            refuted = False
             try:
                 while todo or running:
                     while todo and len(running) < len(self.workspaces):
                         i = todo.pop(0)
                         _, bucket, allowed, kpath = kids[i]
-                        limit = bound - (current() - lbs[i])
+                        limit = min(bound - (current() - lbs[i]), lbs[i] + step)
                         running[i] = (self.pool.submit(self._run, bucket, depth - 1, limit, allowed, kpath,
                                                        stop, hist), limit)
                     futs = {r[0]: i for i, r in running.items()}
@@ -747,13 +756,17 @@ class _Search:
                         v, _ = fut.result()
                         if self.stop[0]:
                             raise KeyboardInterrupt
-                        done(i, v)
-                        if killing and v >= INF:
-                            self._killed(kids[i][1], depth - 1)
-                        if v >= limit:
-                            refuted = True
-                    if refuted or current() >= bound:
+                        if v < limit:
+                            done(i, v)
+                        else:  # a bound >= limit: it refutes g where limit was the whole gap left
+                            lbs[i] = v
+                            if killing and v >= INF:
+                                self._killed(kids[i][1], depth - 1)
+                    if current() >= bound:
                         return True
+                    if not todo and not running:  # the next round: the buckets still open, twice the window
+                        todo = [i for i in small if i not in known]
+                        step *= 2
             finally:
                 stop[0] = 1
                 for fut, _ in running.values():
