@@ -186,14 +186,14 @@ WAYS = 4
 replaced)."""
 
 VECTOR_MAX = 128
+"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
+(normal mode); larger sets and the other modes count replies guess by guess."""
 LOAD_BLOCK = 64
 """Guesses a search's root writes guess-major at once (``_load_root``)."""
 CORES = 256
 """The most dead cores hard mode keeps (``Cores``)."""
 CORE_MAX = 16
 """The most answers a dead core holds."""
-"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
-(normal mode); larger sets and the other modes count replies guess by guess."""
 
 _phase = njit(cache=True, nogil=True, no_cpython_wrapper=True)
 """How the search's own functions compile: cached, callable from compiled code only."""
