@@ -158,10 +158,34 @@ def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
             ri = tmat[local[i], g0:g0 + w]
             for g in range(w):
                 seen[g] = 0
-            for j in range(lo, i):
-                rj = tmat[local[j], g0:g0 + w]
+            j = lo  # the earlier answers 8 (then 4) at a time: each flag read and written once for them
+            while j + 8 <= i:
+                r0 = tmat[local[j], g0:g0 + w]
+                r1 = tmat[local[j + 1], g0:g0 + w]
+                r2 = tmat[local[j + 2], g0:g0 + w]
+                r3 = tmat[local[j + 3], g0:g0 + w]
+                r4 = tmat[local[j + 4], g0:g0 + w]
+                r5 = tmat[local[j + 5], g0:g0 + w]
+                r6 = tmat[local[j + 6], g0:g0 + w]
+                r7 = tmat[local[j + 7], g0:g0 + w]
                 for g in range(w):
-                    seen[g] |= np.uint8(ri[g] == rj[g])
+                    c = ri[g]
+                    seen[g] |= np.uint8((c == r0[g]) | (c == r1[g]) | (c == r2[g]) | (c == r3[g])
+                                        | (c == r4[g]) | (c == r5[g]) | (c == r6[g]) | (c == r7[g]))
+                j += 8
+            if j + 4 <= i:
+                r0 = tmat[local[j], g0:g0 + w]
+                r1 = tmat[local[j + 1], g0:g0 + w]
+                r2 = tmat[local[j + 2], g0:g0 + w]
+                r3 = tmat[local[j + 3], g0:g0 + w]
+                for g in range(w):
+                    c = ri[g]
+                    seen[g] |= np.uint8((c == r0[g]) | (c == r1[g]) | (c == r2[g]) | (c == r3[g]))
+                j += 4
+            for k in range(j, i):
+                rk = tmat[local[k], g0:g0 + w]
+                for g in range(w):
+                    seen[g] |= np.uint8(ri[g] == rk[g])
             for g in range(w):
                 score[g] += 1 - seen[g]
             if (i - lo) % SETTLE_EVERY == SETTLE_EVERY - 1 and _block_settled(
@@ -179,6 +203,11 @@ def _pair_scores(tmat, cap, local, lo, hi, key, allowed, floor, seen, score):
 def _block_settled(score, w, key, allowed, rest, best):
     """Return whether no allowed guess of a block (``score``: its first ``w`` scores so far) can
     end above ``best`` with ``rest`` more answers to add (each adds 1 at most)."""
+    if allowed.shape[0] == 1:  # every key 0, one verdict for all (normal mode): a plain maximum, vectorized
+        most = np.uint8(0)
+        for g in range(w):
+            most = max(most, score[g])
+        return np.int64(most) * allowed[0] + rest <= best
     top = 0
     for g in range(w):
         top = max(top, np.int64(score[g]) * allowed[key[g]])
@@ -319,6 +348,8 @@ def _score_members(codes, answer_rows, perm, first, active, n_patterns, facts=No
         lo = first[p]
         hi = first[p + 1]
         for i in range(lo, hi):
+            if best[p] > hi - lo:
+                break  # a member splits it: no guess scores more
             if facts is not None and facts.rank.shape[0]:
                 j = facts.rank[answer_rows[perm[i]]]
                 here = hi - lo if j < 0 else _within(facts, said[p], facts.replies, j, hi - lo)

@@ -186,12 +186,14 @@ WAYS = 4
 replaced)."""
 
 VECTOR_MAX = 128
+"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
+(normal mode); larger sets and the other modes count replies guess by guess."""
+LOAD_BLOCK = 64
+"""Guesses a search's root writes guess-major at once (``_load_root``)."""
 CORES = 256
 """The most dead cores hard mode keeps (``Cores``)."""
 CORE_MAX = 16
 """The most answers a dead core holds."""
-"""Default largest set scanned by pairwise reply comparisons vectorized over the guesses
-(normal mode); larger sets and the other modes count replies guess by guess."""
 
 _phase = njit(cache=True, nogil=True, no_cpython_wrapper=True)
 """How the search's own functions compile: cached, callable from compiled code only."""
@@ -1514,22 +1516,30 @@ def _node(level, lo, n, d, beta, cg, cp, shared, work, memo):
 
 
 @njit(cache=True, nogil=True)
-def _load_root(answers, guesses, codes, answer_rows, lv, inpos, stats):
+def _load_root(answers, guesses, amat, answer_rows, lv, inpos, stats):
     """Return whether every answer of the set ``answers`` is among ``guesses`` (else a caller's
-    error), having made them level 0 of ``lv``: the replies, answers' columns and rows, guesses."""
+    error), having made them level 0 of ``lv``: the replies, answers' columns and rows, guesses.
+    The replies are read from the answer-major matrix ``amat`` (a row per answer: n rows read
+    whole, where the guess-major one is read at n scattered columns of every row) and written
+    guess-major a block of ``LOAD_BLOCK`` guesses at a time (each block's rows stay in cache)."""
     n = answers.shape[0]
     m = guesses.shape[0]
     top = lv.cmat[0]
     topT = lv.cmatT[0]
+    for i in range(n):
+        src = amat[answers[i]]
+        dst = topT[i]
+        for j in range(m):
+            dst[j] = src[guesses[j]]
+    for j0 in range(0, m, LOAD_BLOCK):
+        for i in range(n):
+            src = topT[i]
+            for j in range(j0, min(m, j0 + LOAD_BLOCK)):
+                top[j * n + i] = src[j]
     for j in range(m):
-        row = codes[guesses[j]]
         lv.rowg[0, j] = guesses[j]
         lv.cand[0, j] = j
         inpos[guesses[j]] = -1
-        for i in range(n):
-            c = row[answers[i]]
-            top[j * n + i] = c
-            topT[i, j] = c
     for i in range(n):
         lv.cols[0, i] = i
         lv.glob[0, i] = answers[i]
@@ -1549,19 +1559,19 @@ def _load_root(answers, guesses, codes, answer_rows, lv, inpos, stats):
 
 
 def solve_set(answers: np.ndarray, d: int, beta: int, guesses: np.ndarray, shared: Shared, work: Scratch,
-              memo: Memo) -> int:
+              memo: Memo, amat: np.ndarray) -> int:
     """Return V(answers, d) below ``beta`` (exact) or a lower bound >= ``beta`` (-1 where an answer
     of the set is not among the guesses: a caller's error).
 
     ``answers`` are columns of the full reply matrix ``codes``, the set the moves
     ``work.moves.path[:work.params[P_PATH0]]`` leave of the root set; ``guesses`` its rows allowed
-    here (they must include every answer's own row). The best guess row is left in
-    ``stats[S_BEST]`` (-1 when none). ``cmat`` needs room for ``len(guesses) * len(answers)``
-    replies per level (``with_room``). Python calls ``_node`` itself: a compiled caller would
-    compile the whole search once more (the module docstring).
+    here (they must include every answer's own row); ``amat`` the reply matrix answer-major
+    (``codes.T``, contiguous). The best guess row is left in ``stats[S_BEST]`` (-1 when none).
+    ``cmat`` needs room for ``len(guesses) * len(answers)`` replies per level (``with_room``). Python
+    calls ``_node`` itself: a compiled caller would compile the whole search once more (the module
+    docstring).
     """
-    if not _load_root(answers, guesses, shared.codes, shared.answer_rows, work.levels, work.tally.inpos,
-                      work.stats):
+    if not _load_root(answers, guesses, amat, shared.answer_rows, work.levels, work.tally.inpos, work.stats):
         return -1
     return _node(0, 0, len(answers), int(d), int(beta), -1, -1, shared, work, memo)
 

@@ -179,7 +179,7 @@ class _Workspace:
                 w.sym.nbase[0] = len(hist)
                 w.sym.hist[:len(hist)] = hist
         value = solve_set(answers.astype(np.int32), depth, beta, guesses.astype(np.int32),
-                          self.ctx.shared, w._replace(stop=stop), self.table.memo)
+                          self.ctx.shared, w._replace(stop=stop), self.table.memo, self.ctx.pm.answer_major)
         if value < 0:
             raise GpusolveError("internal error: an answer is not among the allowed guesses")
         return int(value), int(self.stats[S_BEST])
